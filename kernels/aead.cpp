@@ -1,0 +1,149 @@
+// The message state machine around the one pass: nonce, held-back AAD,
+// counter room, the grid's framing and the tag. No per-byte work here except
+// the few bytes of a partly used keystream block.
+#include "kernels/aead.hpp"
+
+#include <algorithm>
+
+#include "kernels/bytes.hpp"
+#include "kernels/dispatch.hpp"
+
+namespace stitch::kern {
+
+void aead_init(AeadState& st, const Impl& impl, Grid grid) noexcept {
+    wipe_object(st);
+    st.impl = &impl;
+    st.grid = grid;
+    st.ks_pos = kChaChaBlock;
+}
+
+void aead_set_key(AeadState& st, const uint8_t key[32]) noexcept { chacha_load_key(st.chacha, key); }
+
+void aead_restart(AeadState& st, const uint32_t ctr[4]) noexcept {
+    std::copy(ctr, ctr + 4, st.chacha.ctr);
+    wipe_object(st.mac);
+    wipe(st.ks, sizeof(st.ks));
+    wipe(st.pending, sizeof(st.pending));
+    st.ks_pos = kChaChaBlock;
+    st.aad_len = st.text_len = 0;
+    st.pending_len = 0;
+    st.mac_keyed = st.text_started = false;
+    if (st.grid == Grid::rfc8439) {
+        // The key block takes counter ctr[0]; text blocks ctr[0]+1 .. 2^32−1.
+        st.text_room = (uint64_t(0xffffffffu) - ctr[0]) * kChaChaBlock;
+    } else {
+        st.text_room = UINT64_MAX;
+    }
+}
+
+void aead_set_nonce(AeadState& st, const uint8_t nonce[12], uint32_t first_counter) noexcept {
+    const uint32_t ctr[4] = {first_counter, load_le32(nonce), load_le32(nonce + 4), load_le32(nonce + 8)};
+    aead_restart(st, ctr);
+}
+
+void aead_set_seqnr(AeadState& st, uint64_t seqnr) noexcept {
+    const uint32_t ctr[4] = {0, 0, __builtin_bswap32(uint32_t(seqnr >> 32)), __builtin_bswap32(uint32_t(seqnr))};
+    aead_restart(st, ctr);
+}
+
+void aead_key_mac(AeadState& st, const uint8_t block0[kChaChaBlock], bool for_text) noexcept {
+    poly1305_init(st.mac, block0);
+    st.mac_keyed = true;
+    if (st.pending_len > 0) {
+        poly1305_update(*st.impl, st.mac, st.pending, st.pending_len);
+        wipe(st.pending, st.pending_len);
+        st.pending_len = 0;
+    }
+    if (for_text && st.grid == Grid::rfc8439) poly1305_pad16(*st.impl, st.mac);
+}
+
+// Generates block 0 on its own: used only when the message has no text or
+// more AAD than can be held back.
+static void key_mac_alone(AeadState& st, bool for_text) noexcept {
+    uint8_t block0[kChaChaBlock];
+    st.impl->chacha20_blocks(st.chacha, nullptr, block0, 1);
+    aead_key_mac(st, block0, for_text);
+    wipe(block0, sizeof(block0));
+}
+
+bool aead_aad(AeadState& st, const uint8_t* aad, size_t len) noexcept {
+    if (st.text_started) return false;
+    if (len == 0) return true;
+    st.aad_len += len;
+    if (!st.mac_keyed && st.pending_len + len <= kPendingMax) {
+        std::copy(aad, aad + len, st.pending + st.pending_len);
+        st.pending_len += uint32_t(len);
+        return true;
+    }
+    if (!st.mac_keyed) key_mac_alone(st, false);
+    poly1305_update(*st.impl, st.mac, aad, len);
+    return true;
+}
+
+bool aead_text(AeadState& st, Direction dir, const uint8_t* in, uint8_t* out, size_t len) noexcept {
+    if (len == 0) return true;
+    if (len > st.text_room - st.text_len) return false;
+    if (!st.text_started) {
+        st.text_started = true;
+        if (st.mac_keyed && st.grid == Grid::rfc8439) poly1305_pad16(*st.impl, st.mac);
+    }
+    st.text_len += len;
+    // Finish a keystream block an earlier call left partly used; the MAC
+    // always sees ciphertext (read before it is overwritten when in == out).
+    if (st.ks_pos < kChaChaBlock) {
+        size_t take = std::min(len, size_t(kChaChaBlock - st.ks_pos));
+        const uint8_t* ks = st.ks + st.ks_pos;
+        if (dir == Direction::open) poly1305_update(*st.impl, st.mac, in, take);
+        for (size_t i = 0; i < take; ++i) out[i] = in[i] ^ ks[i];
+        if (dir == Direction::seal) poly1305_update(*st.impl, st.mac, out, take);
+        st.ks_pos += uint32_t(take);
+        in += take;
+        out += take;
+        len -= take;
+    }
+    if (len > 0) st.impl->aead_text(st, dir, in, out, len);
+    return true;
+}
+
+void aead_final(AeadState& st, uint8_t tag[16]) noexcept {
+    if (!st.mac_keyed) key_mac_alone(st, false);
+    if (st.grid == Grid::rfc8439) {
+        poly1305_pad16(*st.impl, st.mac);
+        uint8_t lengths[16];
+        store_le64(lengths, st.aad_len);
+        store_le64(lengths + 8, st.text_len);
+        poly1305_update(*st.impl, st.mac, lengths, sizeof(lengths));
+    }
+    poly1305_final(*st.impl, st.mac, tag);
+    wipe(st.ks, sizeof(st.ks));
+    st.ks_pos = kChaChaBlock;
+    st.mac_keyed = false;
+}
+
+bool aead_check_tag(AeadState& st, uint8_t* out, size_t len, const uint8_t tag[16]) noexcept {
+    uint8_t computed[16];
+    aead_final(st, computed);
+    int ok = ct_equal(computed, tag, 16);
+    wipe(computed, sizeof(computed));
+    if (!ok) wipe(out, len);
+    return ok != 0;
+}
+
+bool aead_open_record(AeadState& st, const uint8_t* in, uint8_t* out, size_t len, const uint8_t tag[16]) noexcept {
+    if (st.text_started || len > st.text_room) return false;
+    st.text_started = true;
+    st.text_len = len;
+    if (st.mac_keyed && st.grid == Grid::rfc8439) poly1305_pad16(*st.impl, st.mac);
+    return st.impl->aead_open_record(st, in, out, len, tag);
+}
+
+void aead_wipe(AeadState& st) noexcept {
+    const Impl* impl = st.impl;
+    Grid grid = st.grid;
+    wipe_object(st);
+    st.impl = impl;
+    st.grid = grid;
+    st.ks_pos = kChaChaBlock;
+}
+
+}  // namespace stitch::kern

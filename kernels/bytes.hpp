@@ -1,0 +1,48 @@
+// Little-endian loads and stores, a wipe the compiler cannot drop, and a
+// constant-time tag compare. Shared by every kernel; no OpenSSL headers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace stitch::kern {
+
+inline uint32_t load_le32(const uint8_t* p) noexcept {
+    uint32_t v;
+    std::memcpy(&v, p, 4);  // x86-64 only builds the fast paths; LE is the host order everywhere we run
+    return v;
+}
+
+inline void store_le32(uint8_t* p, uint32_t v) noexcept { std::memcpy(p, &v, 4); }
+
+inline uint64_t load_le64(const uint8_t* p) noexcept {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+}
+
+inline void store_le64(uint8_t* p, uint64_t v) noexcept { std::memcpy(p, &v, 8); }
+
+// Zeroes `len` bytes. The empty asm with a memory clobber makes the stores
+// observable, so dead-store elimination cannot remove them.
+inline void wipe(void* p, size_t len) noexcept {
+    if (len == 0) return;
+    std::memset(p, 0, len);
+    __asm__ __volatile__("" : : "r"(p) : "memory");
+}
+
+template <class T>
+inline void wipe_object(T& obj) noexcept {
+    wipe(&obj, sizeof(obj));
+}
+
+// 1 when a[0..n) == b[0..n), else 0; time depends only on n.
+inline int ct_equal(const uint8_t* a, const uint8_t* b, size_t n) noexcept {
+    uint32_t diff = 0;
+    for (size_t i = 0; i < n; ++i) diff |= uint32_t(a[i] ^ b[i]);
+    // Branch-free: (diff - 1) has bit 31 set only when diff was 0 (diff < 256).
+    return int(((diff - 1u) >> 31) & 1u);
+}
+
+}  // namespace stitch::kern

@@ -123,10 +123,11 @@ void aead_final(AeadState& st, uint8_t tag[16]) noexcept {
 bool aead_check_tag(AeadState& st, uint8_t* out, size_t len, const uint8_t tag[16]) noexcept {
     uint8_t computed[16];
     aead_final(st, computed);
-    int ok = ct_equal(computed, tag, 16);
+    const uint8_t keep = ct_mask(ct_equal(computed, tag, 16));
     wipe(computed, sizeof(computed));
-    if (!ok) wipe(out, len);
-    return ok != 0;
+    // Masked, not branched: the output is cleared without a jump on the tag.
+    for (size_t i = 0; i < len; ++i) out[i] &= keep;
+    return keep != 0;
 }
 
 bool aead_open_record(AeadState& st, const uint8_t* in, uint8_t* out, size_t len, const uint8_t tag[16]) noexcept {

@@ -84,11 +84,15 @@ bool aead_open_record_portable(AeadState& st, const uint8_t* in, uint8_t* out, s
         impl.chacha20_blocks(st.chacha, nullptr, ks, blocks_for(len));
     }
     poly1305_update(impl, st.mac, in, len);
-    bool ok = aead_check_tag(st, out, len, tag);
-    if (ok)
-        for (size_t i = 0; i < len; ++i) out[i] = in[i] ^ ks[first + i];
+    // Nothing has been written to out yet, so in == out still holds ciphertext.
+    // The keystream is masked to zero on a refusal: the XOR then writes zeros.
+    uint8_t computed[16];
+    aead_final(st, computed);
+    const uint8_t keep = ct_mask(ct_equal(computed, tag, 16));
+    wipe(computed, sizeof(computed));
+    for (size_t i = 0; i < len; ++i) out[i] = (in[i] ^ ks[first + i]) & keep;
     wipe(ks, sizeof(ks));
-    return ok;
+    return keep != 0;
 }
 
 }  // namespace stitch::kern

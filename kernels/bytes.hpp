@@ -45,4 +45,7 @@ inline int ct_equal(const uint8_t* a, const uint8_t* b, size_t n) noexcept {
     return int(((diff - 1u) >> 31) & 1u);
 }
 
+// 0xff when ok is 1, 0x00 when ok is 0: selects without a branch.
+inline uint8_t ct_mask(int ok) noexcept { return uint8_t(0u - uint32_t(ok)); }
+
 }  // namespace stitch::kern

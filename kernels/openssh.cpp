@@ -59,7 +59,7 @@ bool openssh_open(OpensshState& st, uint64_t seqnr, const uint8_t* in, uint8_t* 
     openssh_length(st, seqnr, enc_length, length);
     // The length is decrypted either way (same work); only an authentic
     // packet gets it, by mask rather than by branch.
-    const uint8_t keep = uint8_t(0 - uint8_t(ok));
+    const uint8_t keep = ct_mask(ok);
     for (size_t i = 0; i < kOpensshLengthLen; ++i) out[i] = length[i] & keep;
     wipe(length, sizeof(length));
     return ok;

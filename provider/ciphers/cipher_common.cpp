@@ -1,0 +1,55 @@
+#include "provider/ciphers/cipher_common.hpp"
+
+#include <openssl/core_names.h>
+#include <openssl/params.h>
+
+#include "provider/params.hpp"
+
+namespace stitch::prov {
+
+namespace {
+
+const OSSL_PARAM kGettable[] = {
+    OSSL_PARAM_uint(OSSL_CIPHER_PARAM_MODE, nullptr),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, nullptr),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, nullptr),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_BLOCK_SIZE, nullptr),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_AEAD, nullptr),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CUSTOM_IV, nullptr),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_CTS, nullptr),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK, nullptr),
+    OSSL_PARAM_int(OSSL_CIPHER_PARAM_HAS_RAND_KEY, nullptr),
+    OSSL_PARAM_END,
+};
+
+}  // namespace
+
+int check_fixed_len(const Provider& prov, const OSSL_PARAM& p, size_t want, Reason wrong) noexcept {
+    size_t v;
+    if (!param::get_size(p, v)) return refuse(prov, R_INVALID_PARAM);
+    return v == want ? 1 : refuse(prov, wrong);
+}
+
+const OSSL_PARAM* gettable_cipher_params(void*) noexcept { return kGettable; }
+
+// Answered from constants only: this runs while the core builds the method,
+// where fetching anything else would fail.
+int get_cipher_params(OSSL_PARAM params[], const CipherShape& shape) noexcept {
+    for (OSSL_PARAM* p = params; p && p->key; ++p) {
+        bool ok = true;
+        const char* k = p->key;
+        if (param::is(k, OSSL_CIPHER_PARAM_MODE)) ok = param::set_uint(*p, 0);  // EVP_CIPH_STREAM_CIPHER
+        else if (param::is(k, OSSL_CIPHER_PARAM_KEYLEN)) ok = param::set_size(*p, shape.keylen);
+        else if (param::is(k, OSSL_CIPHER_PARAM_IVLEN)) ok = param::set_size(*p, shape.ivlen);
+        else if (param::is(k, OSSL_CIPHER_PARAM_BLOCK_SIZE)) ok = param::set_size(*p, 1);
+        else if (param::is(k, OSSL_CIPHER_PARAM_AEAD)) ok = param::set_int(*p, shape.aead ? 1 : 0);
+        else if (param::is(k, OSSL_CIPHER_PARAM_CUSTOM_IV)) ok = param::set_int(*p, 1);
+        else if (param::is(k, OSSL_CIPHER_PARAM_CTS)) ok = param::set_int(*p, 0);
+        else if (param::is(k, OSSL_CIPHER_PARAM_TLS1_MULTIBLOCK)) ok = param::set_int(*p, 0);
+        else if (param::is(k, OSSL_CIPHER_PARAM_HAS_RAND_KEY)) ok = param::set_int(*p, 0);
+        if (!ok) return 0;
+    }
+    return 1;
+}
+
+}  // namespace stitch::prov

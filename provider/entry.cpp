@@ -1,0 +1,110 @@
+// OSSL_provider_init and the provider-level dispatch: parameters, the cipher
+// query, reason strings, teardown. Everything stitch decides at load happens
+// here, once: the kernel set is chosen before any context exists.
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/params.h>
+
+#include <array>
+
+#include "provider/ciphers/ciphers.hpp"
+#include "provider/params.hpp"
+#include "provider/provider.hpp"
+#include "provider/reasons.hpp"
+
+namespace stitch::prov {
+
+namespace {
+
+constexpr const char kProviderName[] = "stitch";
+constexpr const char kBuildInfo[] = "stitch " STITCH_VERSION " (" STITCH_COMPILER ", " STITCH_BUILD_TYPE ")";
+
+// get_reason_strings wants OSSL_ITEMs; reasons.hpp is the one list of texts.
+constexpr auto make_reason_items() {
+    std::array<OSSL_ITEM, std::size(kReasonTexts) + 1> items{};
+    for (size_t i = 0; i < std::size(kReasonTexts); ++i)
+        items[i] = {unsigned(kReasonTexts[i].reason), const_cast<char*>(kReasonTexts[i].text)};
+    items[std::size(kReasonTexts)] = {0, nullptr};
+    return items;
+}
+constexpr auto kReasonItems = make_reason_items();
+
+const OSSL_ALGORITHM kCiphers[] = {
+    {kNameChaCha20Poly1305, kPropertyStitch, kChaCha20Poly1305Functions,
+     "ChaCha20-Poly1305 AEAD (RFC 8439)"},
+    {kNameChaCha20, kPropertyStitch, kChaCha20Functions, "ChaCha20 with OpenSSL's 16-byte counter||nonce IV"},
+    {kNameOpenssh, kPropertyStitch, kOpensshFunctions, "chacha20-poly1305@openssh.com packet construction"},
+    {nullptr, nullptr, nullptr, nullptr},
+};
+
+const OSSL_PARAM kGettableParams[] = {
+    OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_NAME, nullptr, 0),
+    OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_VERSION, nullptr, 0),
+    OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, nullptr, 0),
+    OSSL_PARAM_int(OSSL_PROV_PARAM_STATUS, nullptr),
+    OSSL_PARAM_utf8_ptr(kParamKernel, nullptr, 0),
+    OSSL_PARAM_END,
+};
+
+const OSSL_PARAM* gettable_params(void*) noexcept { return kGettableParams; }
+
+int get_params(void* provctx, OSSL_PARAM params[]) noexcept {
+    const auto& prov = *static_cast<const Provider*>(provctx);
+    for (OSSL_PARAM* p = params; p && p->key; ++p) {
+        bool ok = true;
+        if (param::is(p->key, OSSL_PROV_PARAM_NAME)) ok = param::set_utf8_ptr(*p, kProviderName);
+        else if (param::is(p->key, OSSL_PROV_PARAM_VERSION)) ok = param::set_utf8_ptr(*p, STITCH_VERSION);
+        else if (param::is(p->key, OSSL_PROV_PARAM_BUILDINFO)) ok = param::set_utf8_ptr(*p, kBuildInfo);
+        else if (param::is(p->key, OSSL_PROV_PARAM_STATUS)) ok = param::set_int(*p, 1);
+        else if (param::is(p->key, kParamKernel)) ok = param::set_utf8_ptr(*p, prov.impl->name);
+        if (!ok) return 0;
+    }
+    return 1;
+}
+
+const OSSL_ALGORITHM* query_operation(void*, int operation_id, int* no_cache) noexcept {
+    *no_cache = 0;
+    return operation_id == OSSL_OP_CIPHER ? kCiphers : nullptr;
+}
+
+const OSSL_ITEM* get_reason_strings(void*) noexcept { return kReasonItems.data(); }
+
+void teardown(void* provctx) noexcept { OPENSSL_free(provctx); }
+
+const OSSL_DISPATCH kProviderFunctions[] = {
+    STITCH_DISPATCH(OSSL_FUNC_PROVIDER_TEARDOWN, OSSL_FUNC_provider_teardown_fn, teardown),
+    STITCH_DISPATCH(OSSL_FUNC_PROVIDER_GETTABLE_PARAMS, OSSL_FUNC_provider_gettable_params_fn, gettable_params),
+    STITCH_DISPATCH(OSSL_FUNC_PROVIDER_GET_PARAMS, OSSL_FUNC_provider_get_params_fn, get_params),
+    STITCH_DISPATCH(OSSL_FUNC_PROVIDER_QUERY_OPERATION, OSSL_FUNC_provider_query_operation_fn, query_operation),
+    STITCH_DISPATCH(OSSL_FUNC_PROVIDER_GET_REASON_STRINGS, OSSL_FUNC_provider_get_reason_strings_fn,
+                    get_reason_strings),
+    {0, nullptr},
+};
+
+}  // namespace
+
+}  // namespace stitch::prov
+
+// The module's only exported symbol.
+extern "C" __attribute__((visibility("default"))) int OSSL_provider_init(const OSSL_CORE_HANDLE* handle,
+                                                                         const OSSL_DISPATCH* in,
+                                                                         const OSSL_DISPATCH** out,
+                                                                         void** provctx) {
+    using namespace stitch::prov;
+    auto* prov = static_cast<Provider*>(OPENSSL_zalloc(sizeof(Provider)));
+    if (!prov) return 0;
+    prov->handle = handle;
+    for (; in && in->function_id != 0; ++in) {
+        switch (in->function_id) {
+            case OSSL_FUNC_CORE_NEW_ERROR: prov->new_error = OSSL_FUNC_core_new_error(in); break;
+            case OSSL_FUNC_CORE_SET_ERROR_DEBUG: prov->set_error_debug = OSSL_FUNC_core_set_error_debug(in); break;
+            case OSSL_FUNC_CORE_VSET_ERROR: prov->vset_error = OSSL_FUNC_core_vset_error(in); break;
+            default: break;
+        }
+    }
+    // Dispatch is decided here, at load, and never per record.
+    prov->impl = &stitch::kern::active_impl();
+    *out = kProviderFunctions;
+    *provctx = prov;
+    return 1;
+}

@@ -1,0 +1,93 @@
+#include "bench/report.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace stitch::bench {
+
+namespace {
+
+std::string ns_text(const Result& r, bool mismatch) {
+    if (!r.ok) return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), r.median_ns < 1000 ? "%.1f%s" : "%.0f%s", r.median_ns, mismatch ? "!" : "");
+    return buf;
+}
+
+std::string gbps_text(const Result& r, size_t bytes) {
+    if (!r.ok || bytes == 0) return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.2f", double(bytes) / r.median_ns);  // bytes per ns = GB/s
+    return buf;
+}
+
+std::string cpb_text(const Result& r, size_t bytes, double ghz) {
+    if (!r.ok || bytes == 0) return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.2f", r.median_ns * ghz / double(bytes));
+    return buf;
+}
+
+}  // namespace
+
+void print_table(const Table& t, std::FILE* out) {
+    std::fprintf(out, "\n%s\n", t.title.c_str());
+    for (const auto& n : t.notes) std::fprintf(out, "  %s\n", n.c_str());
+    const bool pair = t.columns.size() == 2;
+
+    std::fprintf(out, "%-9s %6s", "op", "bytes");
+    for (const auto& c : t.columns) std::fprintf(out, " %12s", (c + " ns").c_str());
+    if (pair) std::fprintf(out, " %8s", "speedup");
+    for (const auto& c : t.columns) std::fprintf(out, " %12s", (c + " GB/s").c_str());
+    for (const auto& c : t.columns) std::fprintf(out, " %12s", (c + " c/B").c_str());
+    std::fprintf(out, " %6s %5s\n", "noise", "GHz");
+
+    std::string last_op;
+    for (const auto& row : t.rows) {
+        if (!last_op.empty() && row.op != last_op) std::fprintf(out, "\n");
+        last_op = row.op;
+        std::fprintf(out, "%-9s %6zu", row.op.c_str(), row.bytes);
+        for (size_t i = 0; i < t.columns.size(); ++i)
+            std::fprintf(out, " %12s", ns_text(row.results[i], row.mismatch[i]).c_str());
+        if (pair) {
+            const Result& a = row.results[0];
+            const Result& b = row.results[1];
+            if (a.ok && b.ok) {
+                std::fprintf(out, " %7.2fx", b.median_ns / a.median_ns);
+            } else {
+                std::fprintf(out, " %8s", "-");
+            }
+        }
+        for (const auto& r : row.results) std::fprintf(out, " %12s", gbps_text(r, row.bytes).c_str());
+        for (const auto& r : row.results) std::fprintf(out, " %12s", cpb_text(r, row.bytes, row.core_ghz).c_str());
+        // Half the interquartile range, relative to the median: how far the
+        // repetitions of the noisiest column strayed.
+        double noise = 0;
+        for (const auto& r : row.results)
+            if (r.ok) noise = std::max(noise, (r.p75_ns - r.p25_ns) / (2 * r.median_ns));
+        std::fprintf(out, "   ±%2.0f%% %5.2f\n", noise * 100, row.core_ghz);
+        for (const auto& n : row.notes) std::fprintf(out, "          ^ %s\n", n.c_str());
+    }
+    std::fflush(out);
+}
+
+void write_results(const Table& t, std::FILE* out) {
+    for (const auto& row : t.rows)
+        for (size_t i = 0; i < t.columns.size(); ++i)
+            if (row.results[i].ok)
+                std::fprintf(out, "%s\t%s\t%zu\t%s\t%.3f\t%.4f\n", t.id.c_str(), row.op.c_str(), row.bytes,
+                             t.columns[i].c_str(), row.results[i].median_ns, row.core_ghz);
+    std::fflush(out);
+}
+
+std::vector<ResultLine> read_results(std::FILE* in) {
+    std::vector<ResultLine> lines;
+    char id[64], op[64], column[64];
+    size_t bytes;
+    double ns, ghz;
+    while (std::fscanf(in, "%63s %63s %zu %63s %lf %lf", id, op, &bytes, column, &ns, &ghz) == 6)
+        lines.push_back({id, op, column, bytes, ns, ghz});
+    return lines;
+}
+
+}  // namespace stitch::bench

@@ -1,0 +1,38 @@
+// What is measured: each section builds one table, checks that every
+// implementation's first output matches the reference, then times them in
+// alternation.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "bench/harness.hpp"
+#include "bench/ossl.hpp"
+#include "bench/report.hpp"
+
+namespace stitch::bench {
+
+struct SectionConfig {
+    Settings settings;
+    std::vector<size_t> tls_sizes;      // TLS 1.3 / TLS 1.2 / raw ChaCha20 / kernel rows
+    std::vector<size_t> ssh_sizes;      // OpenSSH packets (payload bytes) and POLY1305
+    bool tls13_chacha20 = true;         // the raw ChaCha20 rows of the TLS 1.3 table
+};
+
+// TLS 1.3 records (seal, open) and raw ChaCha20 through EVP: stitch against default.
+Table tls13_table(const Providers& p, const SectionConfig& cfg);
+
+// TLS 1.2 records: EVP_CTRL_AEAD_TLS1_AAD and one in-place update.
+Table tls12_table(const Providers& p, const SectionConfig& cfg);
+
+// OpenSSH packets: stitch's cipher against libssh's composition on the default provider.
+Table ssh_table(const Providers& p, const SectionConfig& cfg);
+
+// The POLY1305 EVP_MAC: stitch's (when it offers one) against default.
+Table poly1305_table(const Providers& p, const SectionConfig& cfg);
+
+// The kernels called directly: avx2 against portable, outputs checked
+// against the default provider through EVP.
+Table kernel_table(const Providers& p, const SectionConfig& cfg);
+
+}  // namespace stitch::bench

@@ -1,6 +1,6 @@
 // OSSL_provider_init and the provider-level dispatch: parameters, the cipher
-// query, reason strings, teardown. Everything stitch decides at load happens
-// here, once: the kernel set is chosen before any context exists.
+// and MAC queries, reason strings, teardown. Everything stitch decides at
+// load happens here, once: the kernel set is chosen before any context exists.
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/params.h>
@@ -8,6 +8,7 @@
 #include <array>
 
 #include "provider/ciphers/ciphers.hpp"
+#include "provider/macs/macs.hpp"
 #include "provider/params.hpp"
 #include "provider/provider.hpp"
 #include "provider/reasons.hpp"
@@ -34,6 +35,11 @@ const OSSL_ALGORITHM kCiphers[] = {
      "ChaCha20-Poly1305 AEAD (RFC 8439)"},
     {kNameChaCha20, kPropertyStitch, kChaCha20Functions, "ChaCha20 with OpenSSL's 16-byte counter||nonce IV"},
     {kNameOpenssh, kPropertyStitch, kOpensshFunctions, "chacha20-poly1305@openssh.com packet construction"},
+    {nullptr, nullptr, nullptr, nullptr},
+};
+
+const OSSL_ALGORITHM kMacs[] = {
+    {kNamePoly1305, kPropertyStitch, kPoly1305Functions, "Poly1305 one-time authenticator (RFC 8439)"},
     {nullptr, nullptr, nullptr, nullptr},
 };
 
@@ -64,7 +70,11 @@ int get_params(void* provctx, OSSL_PARAM params[]) noexcept {
 
 const OSSL_ALGORITHM* query_operation(void*, int operation_id, int* no_cache) noexcept {
     *no_cache = 0;
-    return operation_id == OSSL_OP_CIPHER ? kCiphers : nullptr;
+    switch (operation_id) {
+        case OSSL_OP_CIPHER: return kCiphers;
+        case OSSL_OP_MAC: return kMacs;
+        default: return nullptr;
+    }
 }
 
 const OSSL_ITEM* get_reason_strings(void*) noexcept { return kReasonItems.data(); }

@@ -26,6 +26,7 @@ enum Reason : int {
     R_INVALID_PACKET_LENGTH,
     R_INVALID_PARAM,
     R_NOT_INITIALISED,
+    R_KEY_ALREADY_USED,
 };
 
 struct ReasonText {
@@ -54,6 +55,7 @@ inline constexpr ReasonText kReasonTexts[] = {
     {R_INVALID_PACKET_LENGTH, "OpenSSH packet too short for its length field and tag"},
     {R_INVALID_PARAM, "invalid parameter"},
     {R_NOT_INITIALISED, "cipher context not initialised"},
+    {R_KEY_ALREADY_USED, "one-time key already used: init needs a new Poly1305 key"},
 };
 
 }  // namespace stitch::prov

@@ -78,7 +78,11 @@ void* newctx(void* provctx) noexcept {
     return c;
 }
 
-void freectx(void* vctx) noexcept { free_ctx(static_cast<Ctx*>(vctx)); }
+void freectx(void* vctx) noexcept {
+    auto* c = static_cast<Ctx*>(vctx);
+    if (c) wipe_stream_secrets(c->s);
+    free_ctx(c);
+}
 void* dupctx(void* vctx) noexcept { return dup_ctx(static_cast<const Ctx*>(vctx)); }
 
 int init(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv, size_t ivlen,
@@ -92,6 +96,7 @@ int init(void* vctx, const unsigned char* key, size_t keylen, const unsigned cha
         // The stream has already stepped past a partly used block; OpenSSL
         // keeps its counter on that block, so a key-only re-init restarts it.
         if (c.s.ks_pos < kern::kChaChaBlock) kern::chacha_advance(c.s.st.ctr, ~uint64_t(0));
+        wipe_stream_secrets(c.s);
         kern::chacha_load_key(c.s.st, key);
         kern::chacha_stream_reset(c.s);
         c.key_set = true;

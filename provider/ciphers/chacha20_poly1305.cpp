@@ -210,7 +210,11 @@ void* newctx(void* provctx) noexcept {
     return c;
 }
 
-void freectx(void* vctx) noexcept { free_ctx(static_cast<Ctx*>(vctx)); }
+void freectx(void* vctx) noexcept {
+    auto* c = static_cast<Ctx*>(vctx);
+    if (c) wipe_aead_secrets(c->st);
+    free_ctx(c);
+}
 void* dupctx(void* vctx) noexcept { return dup_ctx(static_cast<const Ctx*>(vctx)); }
 
 int init(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv, size_t ivlen,
@@ -223,6 +227,7 @@ int init(void* vctx, const unsigned char* key, size_t keylen, const unsigned cha
     c.initialised = true;
     c.enc = enc;
     if (key) {
+        wipe_aead_secrets(c.st);  // the old key's message goes with it; restart() begins the next
         kern::aead_set_key(c.st, key);
         c.key_set = true;
     }

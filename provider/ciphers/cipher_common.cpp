@@ -24,6 +24,20 @@ const OSSL_PARAM kGettable[] = {
 
 }  // namespace
 
+WipeObserver wipe_observer = nullptr;
+
+void wipe_aead_secrets(kern::AeadState& st) noexcept {
+    wipe_secret(st.chacha.key, sizeof(st.chacha.key), region::kKeySchedule);
+    wipe_secret(st.ks, sizeof(st.ks), region::kKeystream);
+    wipe_secret(&st.mac, sizeof(st.mac), region::kPoly1305);
+    wipe_secret(st.pending, sizeof(st.pending), region::kPendingAad);
+}
+
+void wipe_stream_secrets(kern::ChaChaStream& s) noexcept {
+    wipe_secret(s.st.key, sizeof(s.st.key), region::kKeySchedule);
+    wipe_secret(s.ks, sizeof(s.ks), region::kKeystream);
+}
+
 int check_fixed_len(const Provider& prov, const OSSL_PARAM& p, size_t want, Reason wrong) noexcept {
     size_t v;
     if (!param::get_size(p, v)) return refuse(prov, R_INVALID_PARAM);

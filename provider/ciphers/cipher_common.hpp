@@ -1,7 +1,8 @@
 // What the three ciphers share: the static (algorithm) params every cipher
-// answers, buffer checks, and context lifetime. A context is plain data (the
-// kernel states hold only a pointer to a static kernel table), so dupctx is a
-// byte copy and freectx wipes the whole context before releasing it.
+// answers, buffer checks, context lifetime, and the wipe of secrets. A context
+// is plain data (the kernel states hold only a pointer to a static kernel
+// table), so dupctx is a byte copy and freectx wipes the whole context before
+// releasing it.
 #pragma once
 
 #include <openssl/core.h>
@@ -12,6 +13,9 @@
 #include <cstring>
 #include <type_traits>
 
+#include "kernels/aead.hpp"
+#include "kernels/bytes.hpp"
+#include "kernels/chacha20.hpp"
 #include "provider/errors.hpp"
 
 namespace stitch::prov {
@@ -51,9 +55,43 @@ Ctx* dup_ctx(const Ctx* src) noexcept {
     return dst;
 }
 
+// --- wiping secrets ----------------------------------------------------------
+//
+// Free and re-key wipe each secret region of a context by name, then report it
+// to wipe_observer: a test hook (tests/wipe) that checks the region is zero
+// before the memory is released or takes the new key. nullptr in production,
+// where it costs one predictable branch per region on free and re-key only.
+using WipeObserver = void (*)(const void* region, size_t len, const char* what) noexcept;
+extern WipeObserver wipe_observer;
+
+namespace region {
+inline constexpr char kKeySchedule[] = "key schedule";          // ChaCha20 key words
+inline constexpr char kKeystream[] = "keystream buffer";        // a partly used block
+inline constexpr char kPoly1305[] = "poly1305 state";           // r, s, accumulator, buffered bytes
+inline constexpr char kPendingAad[] = "pending aad";            // held-back AAD: the TLS AAD copy, OpenSSH's length
+inline constexpr char kHeaderKey[] = "openssh header key";      // K_1
+inline constexpr char kContext[] = "context";                   // the whole context, on free
+}  // namespace region
+
+inline void wipe_secret(void* p, size_t len, const char* what) noexcept {
+    kern::wipe(p, len);
+    if (wipe_observer) [[unlikely]] wipe_observer(p, len, what);
+}
+
+// The secrets of a ChaCha20-Poly1305 message state (either MAC grid). The
+// state is left for a new key and a restart, which every data path needs.
+void wipe_aead_secrets(kern::AeadState& st) noexcept;
+
+// The secrets of a raw ChaCha20 stream; its counter words are kept.
+void wipe_stream_secrets(kern::ChaChaStream& s) noexcept;
+
+// Wipes the whole context, then releases it. A cipher's freectx first wipes
+// its named regions, the same wipe as a re-key, so each is reported by name.
 template <class Ctx>
 void free_ctx(Ctx* ctx) noexcept {
-    OPENSSL_clear_free(ctx, sizeof(Ctx));  // key, keystream, MAC state: wiped before release
+    if (!ctx) return;
+    wipe_secret(ctx, sizeof(Ctx), region::kContext);
+    OPENSSL_free(ctx);
 }
 
 }  // namespace stitch::prov

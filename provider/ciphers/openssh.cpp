@@ -97,7 +97,17 @@ void* newctx(void* provctx) noexcept {
     return c;
 }
 
-void freectx(void* vctx) noexcept { free_ctx(static_cast<Ctx*>(vctx)); }
+// K_2's message state and K_1: what free and re-key wipe.
+void wipe_secrets(Ctx& c) noexcept {
+    wipe_aead_secrets(c.st.main);
+    wipe_secret(c.st.header.key, sizeof(c.st.header.key), region::kHeaderKey);
+}
+
+void freectx(void* vctx) noexcept {
+    auto* c = static_cast<Ctx*>(vctx);
+    if (c) wipe_secrets(*c);
+    free_ctx(c);
+}
 void* dupctx(void* vctx) noexcept { return dup_ctx(static_cast<const Ctx*>(vctx)); }
 
 uint64_t load_be64(const unsigned char* p) noexcept {
@@ -114,6 +124,7 @@ int init(void* vctx, const unsigned char* key, size_t keylen, const unsigned cha
     c.initialised = true;
     c.enc = enc;
     if (key) {
+        wipe_secrets(c);
         kern::openssh_set_key(c.st, key);
         c.key_set = true;
     }

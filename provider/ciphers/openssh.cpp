@@ -12,12 +12,12 @@
 //   update with inl = 4: the length field alone (K_1, one block), before the
 //         rest of the packet has arrived; it does not use up the IV.
 //   final: a no-op.
-// Every refusal after the buffer checks leaves zeros where the output would be.
+// Misuse (bad sizes, no key or IV, a spent IV) is refused with nothing written;
+// a packet refused by its tag leaves zeros where its plaintext would be.
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 
-#include <algorithm>
 #include <cstdint>
 
 #include "kernels/bytes.hpp"
@@ -149,11 +149,10 @@ int dinit(void* vctx, const unsigned char* key, size_t keylen, const unsigned ch
 // --- data -------------------------------------------------------------------
 
 // Bytes a call of `inl` writes: the length field, a sealed packet (with its
-// tag), an opened one (without). A malformed length writes nothing, but its
-// refusal still clears what the caller's buffer holds of it.
-size_t output_len(const Ctx& c, size_t inl, size_t outsize) noexcept {
+// tag), an opened one (without). A malformed length writes nothing.
+size_t output_len(const Ctx& c, size_t inl) noexcept {
     if (inl == kOpensshLengthLen) return kOpensshLengthLen;
-    if (inl < kMinPacket) return std::min(inl, outsize);
+    if (inl < kMinPacket) return 0;
     return c.enc ? inl : inl - kTagLen;
 }
 
@@ -173,13 +172,11 @@ int packet(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const u
     *outl = 0;
     if (inl == 0) return 1;
     if (!in || !out) return refuse(*c.prov, R_NULL_BUFFER);
-    const size_t nout = output_len(c, inl, outsize);
+    const size_t nout = output_len(c, inl);
     if (outsize < nout) return refuse(*c.prov, R_OUTPUT_BUFFER_TOO_SMALL);
     if (partially_overlap(in, inl, out, nout)) return refuse(*c.prov, R_OVERLAPPING_BUFFERS);
-    if (int why = not_ready(c, inl)) {
-        kern::wipe(out, nout);
-        return refuse(*c.prov, Reason(why));
-    }
+    // Misuse writes nothing; only a packet refused by its tag leaves zeros.
+    if (int why = not_ready(c, inl)) return refuse(*c.prov, Reason(why));
     if (inl == kOpensshLengthLen) {
         kern::openssh_length(c.st, c.seqnr, in, out);
         *outl = kOpensshLengthLen;

@@ -126,7 +126,7 @@ bool aead_check_tag(AeadState& st, uint8_t* out, size_t len, const uint8_t tag[1
     const uint8_t keep = ct_mask(ct_equal(computed, tag, 16));
     wipe(computed, sizeof(computed));
     // Masked, not branched: the output is cleared without a jump on the tag.
-    for (size_t i = 0; i < len; ++i) out[i] &= keep;
+    and_mask(out, len, keep);
     return keep != 0;
 }
 

@@ -1,6 +1,28 @@
-// Placeholder until the AVX2 kernels land: no AVX2 kernel set in this build.
+// The AVX2+BMI2 kernel set as one Impl table, offered only where the CPU has
+// AVX2 and BMI2 and the OS saves ymm state (cpu_features_raw: CPUID and
+// XGETBV, no STITCH_CLEAR_CPUID mask, so tests can reach these kernels
+// directly even when dispatch is forced down to portable).
+#include "kernels/avx2.hpp"
 #include "kernels/dispatch.hpp"
+#include "kernels/poly1305_avx2.hpp"
 
 namespace stitch::kern {
-const Impl* avx2_impl() noexcept { return nullptr; }
+
+namespace {
+
+const Impl kAvx2 = {
+    "avx2",
+    chacha20_blocks_avx2,
+    poly1305_blocks_avx2,  // MULX below kPoly1305Avx2MinBlocks, 4-way vector above
+    aead_text_avx2,
+    aead_open_record_avx2,
+};
+
+}  // namespace
+
+const Impl* avx2_impl() noexcept {
+    const CpuFeatures f = cpu_features_raw();
+    return f.avx2 && f.bmi2 ? &kAvx2 : nullptr;
+}
+
 }  // namespace stitch::kern

@@ -1,0 +1,33 @@
+// Entry points of the AVX2+BMI2 kernel set (one .cpp per kernel, each
+// function switched on with a target attribute). impl_avx2.cpp gathers them
+// into the Impl table; nothing else should call them without checking
+// cpu_features_raw() first, as the instructions fault on older CPUs.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/aead.hpp"
+#include "kernels/chacha20.hpp"
+#include "kernels/isa.hpp"
+#include "kernels/poly1305.hpp"
+
+namespace stitch::kern {
+
+// Contract of chacha20_blocks_portable.
+STITCH_TARGET_AVX2_BMI2 void chacha20_blocks_avx2(ChaChaState& st, const uint8_t* in, uint8_t* out,
+                                                  size_t nblocks) noexcept;
+
+// Contract of poly1305_blocks_portable; leaves the state bit for bit as the
+// portable code would.
+STITCH_TARGET_AVX2_BMI2 void poly1305_blocks_mulx(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept;
+
+// Contract of aead_text_portable: the stitched one pass.
+STITCH_TARGET_AVX2_BMI2 void aead_text_avx2(AeadState& st, Direction dir, const uint8_t* in, uint8_t* out,
+                                            size_t len) noexcept;
+
+// Contract of aead_open_record_portable.
+STITCH_TARGET_AVX2_BMI2 bool aead_open_record_avx2(AeadState& st, const uint8_t* in, uint8_t* out, size_t len,
+                                                   const uint8_t tag[16]) noexcept;
+
+}  // namespace stitch::kern

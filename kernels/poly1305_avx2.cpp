@@ -1,0 +1,412 @@
+// Poly1305 (RFC 8439 §2.5.1) with AVX2 for long inputs. One block per 64-bit
+// lane, in five 26-bit limbs, so that VPMULUDQ (32x32 -> 64 bits per lane)
+// forms every partial product with room to add up several of them.
+//
+// Horner's rule regrouped: block q of a run of n blocks is multiplied by
+// r^(n-q) in the end. Two accumulators A and B of four lanes each take the
+// 4-block groups in turn (A groups 0, 2, 4, ...; B groups 1, 3, 5, ...), and
+// every step multiplies each by r^8 and adds its next group. After the last
+// group each lane still owes r^1..r^8 according to its position, paid in one
+// last multiply, and the sum of all lanes is the new h. Two accumulators,
+// because one step is a serial chain (multiply, add, a carry round the five
+// limbs; on Zen 5 vector adds and shifts take two cycles each): while one
+// waits the other works. The step itself is asm (see step()).
+//
+// The state arrives and leaves in Poly1305State's 64-bit limbs, so each call
+// converts in and out and computes r^2..r^8 again (the state has no room to
+// keep them): about 200 cycles, which is why short inputs take the scalar
+// MULX code (kPoly1305Avx2MinBlocks). Past that, on Zen 5: 0.39 cycles per
+// byte at 16-64 KiB, against 0.89 for MULX.
+#include "kernels/poly1305_avx2.hpp"
+
+#include <immintrin.h>
+
+#include <cstddef>
+
+#include "kernels/avx2.hpp"
+#include "kernels/bytes.hpp"
+#include "kernels/poly1305_mulx.hpp"
+
+namespace stitch::kern {
+namespace {
+
+using u128 = unsigned __int128;
+
+constexpr uint64_t kMask26 = (uint64_t(1) << 26) - 1;
+
+// Named limbs rather than arrays throughout: GCC keeps an array of __m256i
+// in memory when a loop walks it, which puts a store and a reload on the
+// serial chain of every step.
+
+// A value mod p = 2^130 - 5 in base 2^26, one scalar per limb.
+struct Base26 {
+    uint64_t l0, l1, l2, l3, l4;
+};
+
+// Five limbs, each a ymm register of four 64-bit lanes (four blocks). Limbs
+// may exceed 26 bits by a little; the bounds are stated where it matters.
+struct Lanes {
+    __m256i l0, l1, l2, l3, l4;
+};
+
+// A multiplier in lanes: r_j, and 5·r_j for the products that land at 2^130
+// and above, which fold back in times 5 (2^130 ≡ 5 mod p).
+struct Multiplier {
+    __m256i r0, r1, r2, r3, r4;
+    __m256i f1, f2, f3, f4;
+};
+// step()'s asm addresses the fields by these offsets.
+static_assert(offsetof(Multiplier, r0) == 0 && offsetof(Multiplier, r4) == 128 && offsetof(Multiplier, f1) == 160 &&
+              offsetof(Multiplier, f4) == 256);
+
+STITCH_INLINE_AVX2_BMI2 __m256i splat(uint64_t x) { return _mm256_set1_epi64x(int64_t(x)); }
+STITCH_INLINE_AVX2_BMI2 __m256i mul(__m256i a, __m256i b) { return _mm256_mul_epu32(a, b); }
+STITCH_INLINE_AVX2_BMI2 __m256i add(__m256i a, __m256i b) { return _mm256_add_epi64(a, b); }
+STITCH_INLINE_AVX2_BMI2 __m256i times5(__m256i a) { return add(a, _mm256_slli_epi64(a, 2)); }
+
+STITCH_INLINE_AVX2_BMI2 Lanes add(const Lanes& a, const Lanes& b) {
+    return Lanes{add(a.l0, b.l0), add(a.l1, b.l1), add(a.l2, b.l2), add(a.l3, b.l3), add(a.l4, b.l4)};
+}
+
+// 64-bit limbs to 26-bit limbs. With h2 <= 7, l4 = h >> 104 < 2^27; the
+// others are < 2^26.
+STITCH_INLINE_AVX2_BMI2 Base26 to_base26(uint64_t h0, uint64_t h1, uint64_t h2) {
+    return Base26{h0 & kMask26, (h0 >> 26) & kMask26, ((h0 >> 52) | (h1 << 12)) & kMask26, (h1 >> 14) & kMask26,
+                  (h1 >> 40) | (h2 << 24)};
+}
+
+STITCH_INLINE_AVX2_BMI2 __m256i lanes4(uint64_t w, uint64_t x, uint64_t y, uint64_t z) {
+    return _mm256_setr_epi64x(int64_t(w), int64_t(x), int64_t(y), int64_t(z));
+}
+
+// Lane 0 of the result holds a, lane 1 b, and so on.
+STITCH_INLINE_AVX2_BMI2 Lanes lanes_of(const Base26& a, const Base26& b, const Base26& c, const Base26& d) {
+    return Lanes{lanes4(a.l0, b.l0, c.l0, d.l0), lanes4(a.l1, b.l1, c.l1, d.l1), lanes4(a.l2, b.l2, c.l2, d.l2),
+                 lanes4(a.l3, b.l3, c.l3, d.l3), lanes4(a.l4, b.l4, c.l4, d.l4)};
+}
+
+STITCH_INLINE_AVX2_BMI2 Multiplier multiplier(const Lanes& p) {
+    return Multiplier{p.l0, p.l1, p.l2, p.l3, p.l4, times5(p.l1), times5(p.l2), times5(p.l3), times5(p.l4)};
+}
+
+// Same lane permutation of every limb.
+template <int Imm>
+STITCH_INLINE_AVX2_BMI2 Lanes permute(const Lanes& p) {
+    return Lanes{_mm256_permute4x64_epi64(p.l0, Imm), _mm256_permute4x64_epi64(p.l1, Imm),
+                 _mm256_permute4x64_epi64(p.l2, Imm), _mm256_permute4x64_epi64(p.l3, Imm),
+                 _mm256_permute4x64_epi64(p.l4, Imm)};
+}
+
+// Four blocks (64 bytes) to limbs, with the 2^128 bit (2^24 in limb 4). The
+// unpacks leave the blocks in lane order 0, 2, 1, 3; the last multiply
+// follows that order rather than spending a cross-lane permute per step.
+STITCH_INLINE_AVX2_BMI2 Lanes load_blocks(const uint8_t* m) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(m));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(m + 32));
+    const __m256i lo = _mm256_unpacklo_epi64(a, b);
+    const __m256i hi = _mm256_unpackhi_epi64(a, b);
+    const __m256i mask = splat(kMask26);
+    return Lanes{_mm256_and_si256(lo, mask), _mm256_and_si256(_mm256_srli_epi64(lo, 26), mask),
+                 _mm256_and_si256(_mm256_or_si256(_mm256_srli_epi64(lo, 52), _mm256_slli_epi64(hi, 12)), mask),
+                 _mm256_and_si256(_mm256_srli_epi64(hi, 14), mask),
+                 _mm256_or_si256(_mm256_srli_epi64(hi, 40), splat(uint64_t(1) << 24))};
+}
+
+// h·m per lane, not carried. With h limbs < 2^27.4 (the first group plus the
+// entry h) and 5·m_j < 2^28.7, each sum of five products is below 2^58.5.
+STITCH_INLINE_AVX2_BMI2 Lanes multiply(const Lanes& h, const Multiplier& m) {
+    return Lanes{
+        add(add(add(mul(h.l0, m.r0), mul(h.l1, m.f4)), add(mul(h.l2, m.f3), mul(h.l3, m.f2))), mul(h.l4, m.f1)),
+        add(add(add(mul(h.l0, m.r1), mul(h.l1, m.r0)), add(mul(h.l2, m.f4), mul(h.l3, m.f3))), mul(h.l4, m.f2)),
+        add(add(add(mul(h.l0, m.r2), mul(h.l1, m.r1)), add(mul(h.l2, m.r0), mul(h.l3, m.f4))), mul(h.l4, m.f3)),
+        add(add(add(mul(h.l0, m.r3), mul(h.l1, m.r2)), add(mul(h.l2, m.r1), mul(h.l3, m.r0))), mul(h.l4, m.f4)),
+        add(add(add(mul(h.l0, m.r4), mul(h.l1, m.r3)), add(mul(h.l2, m.r2), mul(h.l3, m.r1))), mul(h.l4, m.r0))};
+}
+
+// Lazy carry in two interleaved chains (0→1→2→3→4 and 3→4→0→1), half the
+// latency of one chain round the ring. In: limbs < 2^58.6. Out: limbs 0, 2,
+// 3 < 2^26, limbs 1 and 4 < 2^26 + 2^9: below 2^32, as VPMULUDQ needs.
+STITCH_INLINE_AVX2_BMI2 Lanes carry(Lanes d) {
+    const __m256i mask = splat(kMask26);
+    __m256i c0 = _mm256_srli_epi64(d.l0, 26), c3 = _mm256_srli_epi64(d.l3, 26);
+    d.l0 = _mm256_and_si256(d.l0, mask);
+    d.l3 = _mm256_and_si256(d.l3, mask);
+    d.l1 = add(d.l1, c0);
+    d.l4 = add(d.l4, c3);
+    const __m256i c1 = _mm256_srli_epi64(d.l1, 26), c4 = _mm256_srli_epi64(d.l4, 26);
+    d.l1 = _mm256_and_si256(d.l1, mask);
+    d.l4 = _mm256_and_si256(d.l4, mask);
+    d.l2 = add(d.l2, c1);
+    d.l0 = add(d.l0, times5(c4));  // 2^130 ≡ 5
+    const __m256i c2 = _mm256_srli_epi64(d.l2, 26);
+    c0 = _mm256_srli_epi64(d.l0, 26);
+    d.l2 = _mm256_and_si256(d.l2, mask);
+    d.l0 = _mm256_and_si256(d.l0, mask);
+    d.l3 = add(d.l3, c2);
+    d.l1 = add(d.l1, c0);
+    c3 = _mm256_srli_epi64(d.l3, 26);
+    d.l3 = _mm256_and_si256(d.l3, mask);
+    d.l4 = add(d.l4, c3);
+    return d;
+}
+
+// The constants a step reads from memory (VPAND/VPOR take them as operands,
+// which keeps all sixteen ymm registers for the accumulators and products).
+struct alignas(32) StepConstants {
+    uint64_t mask26[4];
+    uint64_t hibit[4];  // 2^128 in limb 4
+};
+constexpr StepConstants kStep = {{kMask26, kMask26, kMask26, kMask26},
+                                 {uint64_t(1) << 24, uint64_t(1) << 24, uint64_t(1) << 24, uint64_t(1) << 24}};
+
+// One step: x = x·m + the next group of four blocks, carried; the same
+// arithmetic as carry(add(multiply(x, m), load_blocks(group))).
+//
+// Written in asm because GCC 12, given the intrinsics, keeps the nine
+// multiplier vectors in registers and spills the products instead (85
+// stores and reloads per two steps, a third slower). Here the multiplier
+// and the constants stay in memory as operands, the five limbs of x plus
+// six temporaries are all the registers a step needs, and the other
+// accumulator keeps its five.
+//
+// The group is split into limbs first, straight into the sums, so each sum
+// starts from the message and the products of x add onto it; then the
+// carry of carry() (two chains), its results landing in x again.
+// Multiplier layout (see struct Multiplier): r0..r4 at 0..128, f1..f4
+// (5·r_j) at 160..256.
+STITCH_INLINE_AVX2_BMI2 void step(Lanes& x, const Multiplier& m, const uint8_t* group) {
+    __m256i t0, t1, t2, t3, t4, t5;
+    __asm__(
+        // The group: lo = low halves of the four blocks, hi = high halves
+        // (lane order 0, 2, 1, 3), then the five limbs into t0..t4.
+        "vmovdqu 0(%[in]), %[t0]\n\t"
+        "vmovdqu 32(%[in]), %[t1]\n\t"
+        "vpunpckhqdq %[t1], %[t0], %[t5]\n\t"
+        "vpunpcklqdq %[t1], %[t0], %[t4]\n\t"
+        "vpand 0(%[k]), %[t4], %[t0]\n\t"
+        "vpsrlq $26, %[t4], %[t1]\n\t"
+        "vpand 0(%[k]), %[t1], %[t1]\n\t"
+        "vpsrlq $52, %[t4], %[t2]\n\t"
+        "vpsllq $12, %[t5], %[t3]\n\t"
+        "vpor %[t3], %[t2], %[t2]\n\t"
+        "vpand 0(%[k]), %[t2], %[t2]\n\t"
+        "vpsrlq $14, %[t5], %[t3]\n\t"
+        "vpand 0(%[k]), %[t3], %[t3]\n\t"
+        "vpsrlq $40, %[t5], %[t4]\n\t"
+        "vpor 32(%[k]), %[t4], %[t4]\n\t"
+        // t_j += sum of x_i·m_(j-i), with 5·m where j - i < 0.
+        "vpmuludq 0(%[m]), %[x0], %[t5]\n\t"
+        "vpaddq %[t5], %[t0], %[t0]\n\t"
+        "vpmuludq 32(%[m]), %[x0], %[t5]\n\t"
+        "vpaddq %[t5], %[t1], %[t1]\n\t"
+        "vpmuludq 64(%[m]), %[x0], %[t5]\n\t"
+        "vpaddq %[t5], %[t2], %[t2]\n\t"
+        "vpmuludq 96(%[m]), %[x0], %[t5]\n\t"
+        "vpaddq %[t5], %[t3], %[t3]\n\t"
+        "vpmuludq 128(%[m]), %[x0], %[t5]\n\t"
+        "vpaddq %[t5], %[t4], %[t4]\n\t"
+        "vpmuludq 256(%[m]), %[x1], %[t5]\n\t"
+        "vpaddq %[t5], %[t0], %[t0]\n\t"
+        "vpmuludq 0(%[m]), %[x1], %[t5]\n\t"
+        "vpaddq %[t5], %[t1], %[t1]\n\t"
+        "vpmuludq 32(%[m]), %[x1], %[t5]\n\t"
+        "vpaddq %[t5], %[t2], %[t2]\n\t"
+        "vpmuludq 64(%[m]), %[x1], %[t5]\n\t"
+        "vpaddq %[t5], %[t3], %[t3]\n\t"
+        "vpmuludq 96(%[m]), %[x1], %[t5]\n\t"
+        "vpaddq %[t5], %[t4], %[t4]\n\t"
+        "vpmuludq 224(%[m]), %[x2], %[t5]\n\t"
+        "vpaddq %[t5], %[t0], %[t0]\n\t"
+        "vpmuludq 256(%[m]), %[x2], %[t5]\n\t"
+        "vpaddq %[t5], %[t1], %[t1]\n\t"
+        "vpmuludq 0(%[m]), %[x2], %[t5]\n\t"
+        "vpaddq %[t5], %[t2], %[t2]\n\t"
+        "vpmuludq 32(%[m]), %[x2], %[t5]\n\t"
+        "vpaddq %[t5], %[t3], %[t3]\n\t"
+        "vpmuludq 64(%[m]), %[x2], %[t5]\n\t"
+        "vpaddq %[t5], %[t4], %[t4]\n\t"
+        "vpmuludq 192(%[m]), %[x3], %[t5]\n\t"
+        "vpaddq %[t5], %[t0], %[t0]\n\t"
+        "vpmuludq 224(%[m]), %[x3], %[t5]\n\t"
+        "vpaddq %[t5], %[t1], %[t1]\n\t"
+        "vpmuludq 256(%[m]), %[x3], %[t5]\n\t"
+        "vpaddq %[t5], %[t2], %[t2]\n\t"
+        "vpmuludq 0(%[m]), %[x3], %[t5]\n\t"
+        "vpaddq %[t5], %[t3], %[t3]\n\t"
+        "vpmuludq 32(%[m]), %[x3], %[t5]\n\t"
+        "vpaddq %[t5], %[t4], %[t4]\n\t"
+        "vpmuludq 160(%[m]), %[x4], %[t5]\n\t"
+        "vpaddq %[t5], %[t0], %[t0]\n\t"
+        "vpmuludq 192(%[m]), %[x4], %[t5]\n\t"
+        "vpaddq %[t5], %[t1], %[t1]\n\t"
+        "vpmuludq 224(%[m]), %[x4], %[t5]\n\t"
+        "vpaddq %[t5], %[t2], %[t2]\n\t"
+        "vpmuludq 256(%[m]), %[x4], %[t5]\n\t"
+        "vpaddq %[t5], %[t3], %[t3]\n\t"
+        "vpmuludq 0(%[m]), %[x4], %[t5]\n\t"
+        "vpaddq %[t5], %[t4], %[t4]\n\t"
+        // The carry of carry(): 0→1 and 3→4, then 1→2 and 4→0 (times 5),
+        // then 2→3 and 0→1, then 3→4; x0..x4 are free as temporaries now.
+        "vpsrlq $26, %[t0], %[x1]\n\t"
+        "vpsrlq $26, %[t3], %[x4]\n\t"
+        "vpand 0(%[k]), %[t0], %[t0]\n\t"
+        "vpand 0(%[k]), %[t3], %[t3]\n\t"
+        "vpaddq %[x1], %[t1], %[t1]\n\t"
+        "vpaddq %[x4], %[t4], %[t4]\n\t"
+        "vpsrlq $26, %[t1], %[x1]\n\t"
+        "vpsrlq $26, %[t4], %[x4]\n\t"
+        "vpand 0(%[k]), %[t1], %[t1]\n\t"
+        "vpand 0(%[k]), %[t4], %[t4]\n\t"
+        "vpaddq %[x1], %[t2], %[t2]\n\t"
+        "vpsllq $2, %[x4], %[x0]\n\t"
+        "vpaddq %[x0], %[x4], %[x4]\n\t"
+        "vpaddq %[x4], %[t0], %[t0]\n\t"
+        "vpsrlq $26, %[t2], %[t5]\n\t"
+        "vpand 0(%[k]), %[t2], %[x2]\n\t"
+        "vpaddq %[t5], %[t3], %[t3]\n\t"
+        "vpsrlq $26, %[t0], %[t5]\n\t"
+        "vpand 0(%[k]), %[t0], %[x0]\n\t"
+        "vpaddq %[t5], %[t1], %[x1]\n\t"
+        "vpsrlq $26, %[t3], %[t5]\n\t"
+        "vpand 0(%[k]), %[t3], %[x3]\n\t"
+        "vpaddq %[t5], %[t4], %[x4]"
+        : [x0] "+x"(x.l0), [x1] "+x"(x.l1), [x2] "+x"(x.l2), [x3] "+x"(x.l3), [x4] "+x"(x.l4), [t0] "=&x"(t0),
+          [t1] "=&x"(t1), [t2] "=&x"(t2), [t3] "=&x"(t3), [t4] "=&x"(t4), [t5] "=&x"(t5)
+        : [m] "r"(&m), [in] "r"(group), [k] "r"(&kStep), "m"(m),
+          "m"(*reinterpret_cast<const uint8_t(*)[4 * kPolyBlock]>(group)), "m"(kStep));
+}
+
+STITCH_INLINE_AVX2_BMI2 uint64_t lane_sum(__m256i v) {
+    __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    s = _mm_add_epi64(s, _mm_unpackhi_epi64(s, s));
+    return uint64_t(_mm_cvtsi128_si64(s));
+}
+
+// The multipliers of a call: r^8 in every lane for the steps, and the two
+// last multiplies in load_blocks' lane order (positions 0, 2, 1, 3 of a
+// group): `near` = (r^4, r^2, r^3, r^1) for the last group, `far` = (r^8,
+// r^6, r^7, r^5) for the one before it.
+struct Multipliers {
+    Multiplier step, near, far;
+};
+
+// Zeroes the stack copy of the powers with ymm stores: a wipe() of this size
+// becomes REP STOSQ, whose start-up costs more than these 27 stores. The
+// empty asm in the loop hides the pointer, so GCC cannot turn the loop back
+// into a memset; the one after it makes the stores observable, as in wipe().
+STITCH_INLINE_AVX2_BMI2 void wipe_multipliers(Multipliers& m) {
+    static_assert(sizeof(Multipliers) % sizeof(__m256i) == 0);
+    __m256i* v = reinterpret_cast<__m256i*>(&m);
+    const __m256i zero = _mm256_setzero_si256();
+    for (size_t i = 0; i < sizeof(Multipliers) / sizeof(__m256i); ++i) {
+        __asm__("" : "+r"(v));
+        _mm256_store_si256(v++, zero);
+    }
+    __asm__ __volatile__("" : : "r"(&m) : "memory");
+}
+
+// r^2..r^4 by the scalar MULX multiply (r^k for k >= 2 is not clamped, so it
+// can only be the left operand of mulx::multiply, whose right operand needs
+// r1 % 4 == 0), then r^5..r^8 as one vector multiply (r^4, r^4, r^4, r^4) ·
+// (r, r^2, r^3, r^4).
+STITCH_INLINE_AVX2_BMI2 Multipliers multipliers(const mulx::PolyAcc& key) {
+    mulx::PolyAcc a = key;
+    a.h0 = key.r0;
+    a.h1 = key.r1;
+    a.h2 = 0;
+    const Base26 r1 = to_base26(a.h0, a.h1, a.h2);
+    mulx::reduce(a, mulx::multiply(a));  // each leaves h2 <= 4
+    const Base26 r2 = to_base26(a.h0, a.h1, a.h2);
+    mulx::reduce(a, mulx::multiply(a));
+    const Base26 r3 = to_base26(a.h0, a.h1, a.h2);
+    mulx::reduce(a, mulx::multiply(a));
+    const Base26 r4 = to_base26(a.h0, a.h1, a.h2);
+    wipe_object(a);
+
+    const Lanes low = lanes_of(r1, r2, r3, r4);
+    const Lanes high = carry(multiply(low, multiplier(permute<0xff>(low))));  // (r^5, r^6, r^7, r^8)
+    // Lane order (3, 1, 2, 0): r^(k+4), r^(k+2), r^(k+3), r^(k+1).
+    constexpr int kPositions = 3 | (1 << 2) | (2 << 4) | (0 << 6);
+    return Multipliers{multiplier(permute<0xff>(high)), multiplier(permute<kPositions>(low)),
+                       multiplier(permute<kPositions>(high))};
+}
+
+// The vector part over `groups` > 0 groups of four blocks.
+STITCH_INLINE_AVX2_BMI2 void vector_groups(mulx::PolyAcc& acc, const uint8_t* in, size_t groups) {
+    constexpr size_t kGroup = 4 * kPolyBlock;
+    const Base26 h = to_base26(acc.h0, acc.h1, acc.h2);
+    Multipliers m = multipliers(acc);
+
+    // h joins lane 0 of A, the lane of the first block (position 0).
+    const Base26 zero{0, 0, 0, 0, 0};
+    Lanes a = add(load_blocks(in), lanes_of(h, zero, zero, zero));
+    Lanes b = lanes_of(zero, zero, zero, zero);
+    size_t g = 1;
+    if (groups > 1) {
+        b = load_blocks(in + kGroup);
+        g = 2;
+    }
+    for (; g + 1 < groups; g += 2) {
+        step(a, m.step, in + g * kGroup);
+        step(b, m.step, in + (g + 1) * kGroup);
+    }
+    if (g < groups) step(a, m.step, in + g * kGroup);
+    // With an odd count A took the last group, so its lanes owe r^4..r^1 and
+    // B's (zero when there is one group) r^8..r^5; with an even count the
+    // other way round. The choice depends on the length only.
+    const Lanes d = groups % 2 ? add(multiply(a, m.near), multiply(b, m.far))
+                               : add(multiply(a, m.far), multiply(b, m.near));
+    // Each lane < 2^59.5, so the four lanes add up in 64 bits.
+    uint64_t s0 = lane_sum(d.l0), s1 = lane_sum(d.l1), s2 = lane_sum(d.l2), s3 = lane_sum(d.l3),
+             s4 = lane_sum(d.l4);
+    // The powers must not outlive the call in the stack copy the steps read
+    // (nor in vector registers: see the caller's VZEROALL).
+    wipe_multipliers(m);
+
+    // One carry pass round the ring (sums < 2^61.5): afterwards limbs 1..4
+    // are < 2^26 and limb 0 < 2^38, so h < 2^130 + 2^38 and h2 <= 4, the
+    // range the scalar blocks and poly1305_final take.
+    s1 += s0 >> 26;
+    s0 &= kMask26;
+    s2 += s1 >> 26;
+    s1 &= kMask26;
+    s3 += s2 >> 26;
+    s2 &= kMask26;
+    s4 += s3 >> 26;
+    s3 &= kMask26;
+    s0 += (s4 >> 26) * 5;
+    s4 &= kMask26;
+
+    // Back to base 2^64, in 128-bit sums because limb 0 runs past 26 bits.
+    u128 t = u128(s0) + (u128(s1) << 26) + (u128(s2) << 52) + (u128(s3) << 78);
+    acc.h0 = uint64_t(t);
+    t = (t >> 64) + (u128(s4) << 40);
+    acc.h1 = uint64_t(t);
+    acc.h2 = uint64_t(t >> 64);
+}
+
+}  // namespace
+
+void poly1305_blocks_avx2_vector(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept {
+    mulx::PolyAcc acc = mulx::load(st);
+    // The first nblocks % 4 blocks go through MULX, so the vector part is
+    // whole groups and needs no partial-lane tail.
+    const size_t lead = nblocks % 4;
+    mulx::blocks(acc, in, lead);
+    if (nblocks >= 4) vector_groups(acc, in + lead * kPolyBlock, nblocks / 4);
+    mulx::store(st, acc);
+    wipe_object(acc);
+    // Last, so that no r power or h is left in a vector register: GCC may
+    // pass h through an xmm register on its way to `st`.
+    _mm256_zeroall();
+}
+
+void poly1305_blocks_avx2(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept {
+    if (nblocks < kPoly1305Avx2MinBlocks) {
+        poly1305_blocks_mulx(st, in, nblocks);  // clears the vector registers itself
+        return;
+    }
+    poly1305_blocks_avx2_vector(st, in, nblocks);
+}
+
+}  // namespace stitch::kern

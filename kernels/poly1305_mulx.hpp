@@ -1,0 +1,118 @@
+// Poly1305 (RFC 8439 §2.5.1) block arithmetic for the AVX2 kernel set, in the
+// same 64-bit limbs and the same partial reduction as poly1305_portable.cpp,
+// so a Poly1305State moves between kernels bit for bit. Split into small
+// stages (add the block, multiply, fold 2^130) so the stitched kernels can
+// place them between ChaCha20 rounds; BMI2 turns each 64x64 product into one
+// MULX, which leaves the flags alone for the add-with-carry chains.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/bytes.hpp"
+#include "kernels/isa.hpp"
+#include "kernels/poly1305.hpp"
+
+namespace stitch::kern::mulx {
+
+// The accumulator and key in registers while a kernel runs.
+struct PolyAcc {
+    uint64_t h0, h1, h2;
+    uint64_t r0, r1, s1;
+};
+
+// h·r before the 2^130 fold: (d0lo, d0hi) + (d1lo, d1hi)·2^64 + d2·2^128.
+struct PolyProduct {
+    uint64_t d0lo, d0hi, d1lo, d1hi, d2;
+};
+
+STITCH_INLINE_AVX2_BMI2 PolyAcc load(const Poly1305State& st) {
+    return PolyAcc{st.h[0], st.h[1], st.h[2], st.r[0], st.r[1], st.s1};
+}
+
+STITCH_INLINE_AVX2_BMI2 void store(Poly1305State& st, const PolyAcc& a) {
+    st.h[0] = a.h0;
+    st.h[1] = a.h1;
+    st.h[2] = a.h2;
+}
+
+// The stages are written as add/adc chains in asm: GCC 12 spills the halves
+// of unsigned __int128 sums (and the outputs of _addcarry_u64/_mulx_u64) to
+// the stack when they sit inside the ChaCha20 rounds, which puts a
+// store-to-load round trip on every carry of the serial Poly1305 chain.
+
+// Stage 1: h += m + hibit·2^128.
+STITCH_INLINE_AVX2_BMI2 void add_block(PolyAcc& a, const uint8_t* m, uint64_t hibit) {
+    __asm__("addq 0(%[m]), %[h0]\n\t"
+            "adcq 8(%[m]), %[h1]\n\t"
+            "adcq %[hibit], %[h2]"
+            : [h0] "+&r"(a.h0), [h1] "+&r"(a.h1), [h2] "+&r"(a.h2)
+            : [m] "r"(m), [hibit] "rm"(hibit), "m"(*reinterpret_cast<const uint8_t(*)[kPolyBlock]>(m))
+            : "cc");
+}
+
+// Stage 2: the six products. r1 is a multiple of 4, so the 2^128 terms fold
+// into s1 = 5·r1/4 exactly; h2 is a few bits, so its products are single
+// 64-bit IMULs. MULX takes one factor in rdx and leaves the flags alone.
+STITCH_INLINE_AVX2_BMI2 PolyProduct multiply(const PolyAcc& a) {
+    PolyProduct p;
+    uint64_t t0, t1;
+    __asm__("movq %[h0], %%rdx\n\t"
+            "mulxq %[r0], %[d0lo], %[d0hi]\n\t"  // h0·r0
+            "mulxq %[r1], %[d1lo], %[d1hi]\n\t"  // h0·r1
+            "movq %[h1], %%rdx\n\t"
+            "mulxq %[s1], %[t0], %[t1]\n\t"      // h1·s1
+            "addq %[t0], %[d0lo]\n\t"
+            "adcq %[t1], %[d0hi]\n\t"
+            "mulxq %[r0], %[t0], %[t1]\n\t"      // h1·r0
+            "addq %[t0], %[d1lo]\n\t"
+            "adcq %[t1], %[d1hi]\n\t"
+            "movq %[h2], %[t0]\n\t"
+            "imulq %[s1], %[t0]\n\t"             // h2·s1
+            "addq %[t0], %[d1lo]\n\t"
+            "adcq $0, %[d1hi]\n\t"
+            "movq %[h2], %[d2]\n\t"
+            "imulq %[r0], %[d2]"                   // h2·r0
+            : [d0lo] "=&r"(p.d0lo), [d0hi] "=&r"(p.d0hi), [d1lo] "=&r"(p.d1lo), [d1hi] "=&r"(p.d1hi),
+              [d2] "=&r"(p.d2), [t0] "=&r"(t0), [t1] "=&r"(t1)
+            : [h0] "r"(a.h0), [h1] "r"(a.h1), [h2] "r"(a.h2), [r0] "r"(a.r0), [r1] "r"(a.r1), [s1] "r"(a.s1)
+            : "rdx", "cc");
+    return p;
+}
+
+// Stage 3: propagate the carries and fold the bits from 2^130 up back in,
+// times 5 (4·(d2>>2) + (d2>>2)), leaving h2 a few bits wide: the same
+// partial reduction as the portable code, bit for bit.
+STITCH_INLINE_AVX2_BMI2 void reduce(PolyAcc& a, PolyProduct p) {
+    uint64_t fold, quarter;
+    __asm__("addq %[d0hi], %[d1lo]\n\t"
+            "adcq %[d1hi], %[d2]\n\t"
+            "movq %[d2], %[fold]\n\t"
+            "andq $-4, %[fold]\n\t"
+            "movq %[d2], %[quarter]\n\t"
+            "shrq $2, %[quarter]\n\t"
+            "andq $3, %[d2]\n\t"
+            "addq %[quarter], %[fold]\n\t"
+            "addq %[fold], %[d0lo]\n\t"
+            "adcq $0, %[d1lo]\n\t"
+            "adcq $0, %[d2]"
+            : [d0lo] "+&r"(p.d0lo), [d1lo] "+&r"(p.d1lo), [d2] "+&r"(p.d2), [fold] "=&r"(fold),
+              [quarter] "=&r"(quarter)
+            : [d0hi] "r"(p.d0hi), [d1hi] "r"(p.d1hi)
+            : "cc");
+    a.h0 = p.d0lo;
+    a.h1 = p.d1lo;
+    a.h2 = p.d2;
+}
+
+// One whole 16-byte block (with its 2^128 bit).
+STITCH_INLINE_AVX2_BMI2 void block(PolyAcc& a, const uint8_t* m) {
+    add_block(a, m, 1);
+    reduce(a, multiply(a));
+}
+
+STITCH_INLINE_AVX2_BMI2 void blocks(PolyAcc& a, const uint8_t* m, size_t n) {
+    for (size_t i = 0; i < n; ++i) block(a, m + i * kPolyBlock);
+}
+
+}  // namespace stitch::kern::mulx

@@ -1,0 +1,288 @@
+// The AVX2 vector Poly1305 (kernels/poly1305_avx2.hpp) against the portable
+// blocks. The two may leave different representatives of the same value mod
+// p = 2^130 - 5, so states are compared reduced mod p, and every state the
+// vector code leaves is checked to be in the range poly1305_final and the
+// scalar blocks accept (h2 <= 4). Both entries are tested: the dispatching
+// one, and the vector path forced for every size (or short inputs would only
+// ever reach the MULX code).
+#include "kernels/poly1305_avx2.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "common/rfc8439_vectors.hpp"
+#include "kernels/dispatch.hpp"
+#include "kernels/poly1305.hpp"
+#include "test_avx2_common.hpp"
+
+namespace stitch::test {
+namespace {
+
+using kern::Poly1305State;
+using u128 = unsigned __int128;
+using BlocksFn = void (*)(Poly1305State&, const uint8_t*, size_t) noexcept;
+
+struct Entry {
+    const char* name;
+    BlocksFn fn;
+};
+const Entry kEntries[] = {{"poly1305_blocks_avx2", &kern::poly1305_blocks_avx2},
+                          {"poly1305_blocks_avx2_vector", &kern::poly1305_blocks_avx2_vector}};
+
+// h mod p as two 64-bit words and the two top bits, by plain test arithmetic.
+struct Residue {
+    uint64_t w0, w1, w2;
+    bool operator==(const Residue&) const = default;
+};
+
+Residue reduce_mod_p(const uint64_t h_in[3]) {
+    uint64_t h0 = h_in[0], h1 = h_in[1], h2 = h_in[2];
+    for (int round = 0; round < 2; ++round) {  // 2^130 ≡ 5: fold h2's high bits twice
+        const uint64_t c = (h2 >> 2) * 5;
+        h2 &= 3;
+        u128 t = u128(h0) + c;
+        h0 = uint64_t(t);
+        t = u128(h1) + uint64_t(t >> 64);
+        h1 = uint64_t(t);
+        h2 += uint64_t(t >> 64);
+    }
+    // Now h < 2^130 + 5·small < 2p: subtract p once if h >= p.
+    u128 t = u128(h0) + 5;
+    const uint64_t g0 = uint64_t(t);
+    t = u128(h1) + uint64_t(t >> 64);
+    const uint64_t g1 = uint64_t(t);
+    const uint64_t g2 = h2 + uint64_t(t >> 64);
+    if (g2 >> 2) return {g0, g1, g2 & 3};
+    return {h0, h1, h2};
+}
+
+std::string describe(const uint64_t h[3]) {
+    char buf[80];
+    std::snprintf(buf, sizeof buf, "%016llx:%016llx:%016llx", (unsigned long long)h[2], (unsigned long long)h[1],
+                  (unsigned long long)h[0]);
+    return buf;
+}
+
+// Same value mod p as the portable result, and partially reduced as the
+// scalar code leaves it, so the final reduction and further scalar blocks work.
+void expect_equivalent(const Poly1305State& portable, const Poly1305State& vec) {
+    EXPECT_EQ(reduce_mod_p(portable.h), reduce_mod_p(vec.h))
+        << "portable " << describe(portable.h) << " vector " << describe(vec.h);
+    EXPECT_LE(vec.h[2], 4u) << "vector state out of the partially reduced range: " << describe(vec.h);
+    // The key half must come through untouched.
+    EXPECT_EQ(0, std::memcmp(portable.r, vec.r, sizeof(vec.r)));
+    EXPECT_EQ(portable.s1, vec.s1);
+}
+
+Bytes tag_of(Poly1305State st) {
+    Bytes tag(16);
+    kern::poly1305_final(kern::portable_impl(), st, tag.data());
+    return tag;
+}
+
+// A key whose r has every bit clamping allows (the largest products).
+Bytes max_r_key(Rng& rng) {
+    Bytes key = rng.bytes(32);
+    std::memset(key.data(), 0xff, 16);
+    return key;
+}
+
+using Poly1305Avx2 = Avx2Kernels;
+
+// Counts 0..300 (every lead of 0..3 blocks before whole vector steps, both
+// sides of the break-even) plus two long ones, random keys and blocks.
+TEST_F(Poly1305Avx2, FreshKeysEveryCountMatchesPortable) {
+    Rng rng(0xa5a2);
+    std::vector<size_t> counts;
+    for (size_t n = 0; n <= 300; ++n) counts.push_back(n);
+    counts.push_back(1024);
+    counts.push_back(4096);
+    for (const Entry& e : kEntries) {
+        for (size_t n : counts) {
+            SCOPED_TRACE(testing::Message() << e.name << " nblocks=" << n);
+            const Bytes key = n % 3 == 0 ? max_r_key(rng) : rng.bytes(32);
+            const Bytes msg = rng.bytes(n * 16);
+            Poly1305State a, b;
+            kern::poly1305_init(a, key.data());
+            b = a;
+            kern::poly1305_blocks_portable(a, msg.data(), n);
+            e.fn(b, msg.data(), n);
+            expect_equivalent(a, b);
+            EXPECT_EQ(to_hex(tag_of(a)), to_hex(tag_of(b)));
+        }
+    }
+}
+
+// Started from states a message can leave mid-way: random values in the
+// partially reduced range, and the values around p and 2^130 where a missed
+// carry or fold shows, with all-0xff blocks (the largest m + 2^128) and
+// zero blocks, and r at its clamped maximum.
+TEST_F(Poly1305Avx2, IntermediateStatesMatchPortable) {
+    const uint64_t ff = ~uint64_t(0), p0 = ff - 4;
+    std::vector<std::array<uint64_t, 3>> starts = {
+        {0, 0, 0},   {p0, ff, 3},     {p0 - 1, ff, 3}, {p0 + 1, ff, 3}, {ff, ff, 3},
+        {ff, ff, 4}, {ff, ff, 7},     {0, 0, 4},       {4, 0, 4},       {p0, ff, 0},
+        {1, 0, 0},   {0, 0, 1},       {ff, 0, 0},      {0, ff, 0},      {uint64_t(1) << 63, uint64_t(1) << 63, 2},
+    };
+    Rng rng(0x57a7e);
+    for (int i = 0; i < 40; ++i) starts.push_back({rng.next(), rng.next(), rng.below(5)});
+
+    const Bytes ones(16 * 300, 0xff), zeros(16 * 300, 0x00), random = rng.bytes(16 * 300);
+    const Bytes max_key = max_r_key(rng), any_key = rng.bytes(32);
+    for (const Entry& e : kEntries) {
+        for (const Bytes* key : {&max_key, &any_key}) {
+            for (const auto& h : starts) {
+                for (const Bytes* msg : {&ones, &zeros, &random}) {
+                    for (size_t n : {size_t(1), size_t(4), size_t(5), size_t(7), size_t(16), size_t(17),
+                                     kern::kPoly1305Avx2MinBlocks - 1, kern::kPoly1305Avx2MinBlocks,
+                                     kern::kPoly1305Avx2MinBlocks + 1, size_t(64), size_t(299), size_t(300)}) {
+                        SCOPED_TRACE(testing::Message() << e.name << " h=" << describe(h.data()) << " n=" << n
+                                                        << (msg == &ones ? " 0xff" : msg == &zeros ? " 0x00" : "")
+                                                        << (key == &max_key ? " max r" : ""));
+                        Poly1305State a;
+                        kern::poly1305_init(a, key->data());
+                        std::memcpy(a.h, h.data(), sizeof(a.h));
+                        Poly1305State b = a;
+                        kern::poly1305_blocks_portable(a, msg->data(), n);
+                        e.fn(b, msg->data(), n);
+                        expect_equivalent(a, b);
+                        EXPECT_EQ(to_hex(tag_of(a)), to_hex(tag_of(b)));
+                    }
+                }
+            }
+        }
+    }
+}
+
+// One message absorbed by a chain of calls of random sizes, each starting
+// from the state the previous call left, alternating with the portable
+// blocks now and then: the state moves between kernels mid-message.
+TEST_F(Poly1305Avx2, ChainedCallsOfRandomSizes) {
+    Rng rng(0xc4a1);
+    for (const Entry& e : kEntries) {
+        for (int trial = 0; trial < 60; ++trial) {
+            SCOPED_TRACE(testing::Message() << e.name << " trial " << trial);
+            const size_t total = 1 + rng.below(1500);
+            const Bytes key = trial % 4 == 0 ? max_r_key(rng) : rng.bytes(32);
+            const Bytes msg = trial % 5 == 0 ? Bytes(total * 16, 0xff) : rng.bytes(total * 16);
+            Poly1305State ref, chained;
+            kern::poly1305_init(ref, key.data());
+            chained = ref;
+            kern::poly1305_blocks_portable(ref, msg.data(), total);
+            for (size_t off = 0; off < total;) {
+                const size_t n = std::min(total - off, rng.below(rng.below(2) ? 24 : 400) + 1);
+                if (rng.below(6) == 0)
+                    kern::poly1305_blocks_portable(chained, msg.data() + off * 16, n);
+                else
+                    e.fn(chained, msg.data() + off * 16, n);
+                off += n;
+            }
+            expect_equivalent(ref, chained);
+            EXPECT_EQ(to_hex(tag_of(ref)), to_hex(tag_of(chained)));
+        }
+    }
+}
+
+// Whole MACs through poly1305_update/final with the vector blocks in an Impl:
+// RFC 8439 §2.5.2 and every A.3 vector, the message whole and byte by byte.
+TEST_F(Poly1305Avx2, Rfc8439Vectors) {
+    Rfc8439File file;
+    try {
+        file = load_rfc8439_vectors();
+    } catch (const std::exception& ex) {
+        GTEST_FAIL() << ex.what();
+    }
+    const auto vectors = file.of_kind("poly1305");
+    ASSERT_EQ(vectors.size(), 12u) << "expected §2.5.2 and the eleven A.3 vectors";
+    for (const Entry& e : kEntries) {
+        kern::Impl impl = kern::portable_impl();
+        impl.poly1305_blocks = e.fn;
+        for (const auto* v : vectors) {
+            const Bytes key = v->bytes("key"), msg = v->bytes("msg"), want = v->bytes("tag");
+            for (size_t step : {msg.size() + 1, size_t(1)}) {
+                SCOPED_TRACE(testing::Message() << e.name << " " << v->title << " step " << step);
+                Poly1305State st;
+                kern::poly1305_init(st, key.data());
+                for (size_t off = 0; off < msg.size(); off += step)
+                    kern::poly1305_update(impl, st, msg.data() + off, std::min(step, msg.size() - off));
+                Bytes tag(16);
+                kern::poly1305_final(impl, st, tag.data());
+                EXPECT_EQ(to_hex(tag), to_hex(want));
+            }
+            EXPECT_TRUE(v->unused().empty()) << v->title << ": a field was not checked";
+        }
+    }
+}
+
+// Long MACs through poly1305_update against the portable Impl, tag for tag,
+// with update splits that leave partial blocks between calls.
+TEST_F(Poly1305Avx2, LongMessagesThroughUpdate) {
+    Rng rng(0x10c4);
+    kern::Impl impl = kern::portable_impl();
+    impl.poly1305_blocks = &kern::poly1305_blocks_avx2;
+    for (size_t len : {size_t(255), size_t(256), size_t(257), size_t(1023), size_t(1024), size_t(16384 + 7),
+                       size_t(65536)}) {
+        SCOPED_TRACE(testing::Message() << "len " << len);
+        const Bytes key = rng.bytes(32), msg = rng.bytes(len);
+        Poly1305State a, b;
+        kern::poly1305_init(a, key.data());
+        b = a;
+        kern::poly1305_update(kern::portable_impl(), a, msg.data(), msg.size());
+        for (size_t off = 0; off < len;) {
+            const size_t n = std::min(len - off, rng.below(3000) + 1);
+            kern::poly1305_update(impl, b, msg.data() + off, n);
+            off += n;
+        }
+        Bytes ta(16), tb(16);
+        kern::poly1305_final(kern::portable_impl(), a, ta.data());
+        kern::poly1305_final(impl, b, tb.data());
+        EXPECT_EQ(to_hex(ta), to_hex(tb));
+    }
+}
+
+// Calls fn, then copies out all sixteen ymm registers before anything else
+// can touch them (nothing in this function needs a vector register).
+__attribute__((noinline, target("avx2"))) void call_then_read_ymm(BlocksFn fn, Poly1305State& st,
+                                                                 const uint8_t* in, size_t n,
+                                                                 uint8_t out[16 * 32]) {
+    fn(st, in, n);
+    __asm__ volatile(
+        "vmovdqu %%ymm0, 0(%0)\n\tvmovdqu %%ymm1, 32(%0)\n\tvmovdqu %%ymm2, 64(%0)\n\tvmovdqu %%ymm3, 96(%0)\n\t"
+        "vmovdqu %%ymm4, 128(%0)\n\tvmovdqu %%ymm5, 160(%0)\n\tvmovdqu %%ymm6, 192(%0)\n\tvmovdqu %%ymm7, 224(%0)\n\t"
+        "vmovdqu %%ymm8, 256(%0)\n\tvmovdqu %%ymm9, 288(%0)\n\tvmovdqu %%ymm10, 320(%0)\n\t"
+        "vmovdqu %%ymm11, 352(%0)\n\tvmovdqu %%ymm12, 384(%0)\n\tvmovdqu %%ymm13, 416(%0)\n\t"
+        "vmovdqu %%ymm14, 448(%0)\n\tvmovdqu %%ymm15, 480(%0)"
+        :
+        : "r"(out)
+        : "memory");
+}
+
+// The vector path ends in VZEROALL: no power of r, nor h, is left in a
+// vector register when it returns (both entries, from the break-even up).
+TEST_F(Poly1305Avx2, VectorPathLeavesVectorRegistersZero) {
+    Rng rng(0x2e60);
+    const Bytes key = max_r_key(rng), msg = rng.bytes(301 * 16);
+    for (const Entry& e : kEntries) {
+        for (size_t n : {kern::kPoly1305Avx2MinBlocks, size_t(64), size_t(301)}) {
+            SCOPED_TRACE(testing::Message() << e.name << " nblocks=" << n);
+            Poly1305State st;
+            kern::poly1305_init(st, key.data());
+            uint8_t regs[16 * 32];
+            std::memset(regs, 0xa5, sizeof(regs));
+            call_then_read_ymm(e.fn, st, msg.data(), n, regs);
+            for (int r = 0; r < 16; ++r) {
+                const Bytes reg(regs + 32 * r, regs + 32 * r + 32);
+                EXPECT_EQ(to_hex(reg), std::string(64, '0')) << "ymm" << r;
+            }
+        }
+    }
+}
+
+}  // namespace
+}  // namespace stitch::test

@@ -108,11 +108,17 @@ bool aead_text(AeadState& st, Direction dir, const uint8_t* in, uint8_t* out, si
 void aead_final(AeadState& st, uint8_t tag[16]) noexcept {
     if (!st.mac_keyed) key_mac_alone(st, false);
     if (st.grid == Grid::rfc8439) {
-        poly1305_pad16(*st.impl, st.mac);
-        uint8_t lengths[16];
-        store_le64(lengths, st.aad_len);
-        store_le64(lengths + 8, st.text_len);
-        poly1305_update(*st.impl, st.mac, lengths, sizeof(lengths));
+        // The zero-padded last text block (if any) and the lengths block in
+        // one poly1305_blocks call: a call less on every record's tail.
+        Poly1305State& m = st.mac;
+        uint8_t tail[2 * kPolyBlock] = {};
+        const size_t padded = m.buf_len > 0 ? kPolyBlock : 0;
+        for (size_t i = 0; i < kPolyBlock; ++i) tail[i] = i < m.buf_len ? m.buf[i] : 0;
+        m.buf_len = 0;
+        store_le64(tail + padded, st.aad_len);
+        store_le64(tail + padded + 8, st.text_len);
+        st.impl->poly1305_blocks(m, tail, padded / kPolyBlock + 1);
+        wipe(tail, sizeof(tail));
     }
     poly1305_final(*st.impl, st.mac, tag);
     wipe(st.ks, sizeof(st.ks));

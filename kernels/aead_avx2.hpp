@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "kernels/aead.hpp"
 #include "kernels/chacha20_avx2.hpp"
@@ -37,6 +38,60 @@ STITCH_INLINE_AVX2_BMI2 void mac_update(mulx::PolyAcc& acc, Poly1305State& mac, 
     mac.buf_len = uint32_t(len);
 }
 
+// aead_key_mac(st, block 0, true) with the accumulator in `acc` and the key
+// words r ‖ s of block 0 in k: keys st.mac, absorbs the held-back AAD,
+// zero-padded to 16 bytes on the rfc8439 grid, buffered on openssh's (its
+// 4-byte length is the head of the first text block).
+STITCH_INLINE_AVX2_BMI2 void key_mac(AeadState& st, mulx::PolyAcc& acc, const uint64_t k[4]) {
+    Poly1305State& m = st.mac;
+    acc.h0 = acc.h1 = acc.h2 = 0;
+    acc.r0 = k[0] & 0x0ffffffc0fffffffull;  // poly1305_init's clamp
+    acc.r1 = k[1] & 0x0ffffffc0ffffffcull;
+    acc.s1 = acc.r1 + (acc.r1 >> 2);
+    m.r[0] = acc.r0;
+    m.r[1] = acc.r1;
+    m.s1 = acc.s1;
+    m.pad[0] = k[2];
+    m.pad[1] = k[3];
+    m.buf_len = 0;
+    st.mac_keyed = true;
+
+    // Bytes of st.pending past pending_len are zero (aead.hpp), so the last
+    // partial block is its own zero padding, and copies run at a constant
+    // 16 bytes: a variable-length copy becomes a call to memmove, which
+    // would spill the vector rounds this runs beside.
+    const size_t whole = st.pending_len / kPolyBlock, rest = st.pending_len % kPolyBlock;
+    mulx::blocks(acc, st.pending, whole);
+    if (rest > 0) {
+        const uint8_t* tail = st.pending + whole * kPolyBlock;
+        if (st.grid == Grid::rfc8439) {
+            mulx::block(acc, tail);
+        } else {
+            std::memcpy(m.buf, tail, kPolyBlock);
+            m.buf_len = uint32_t(rest);
+        }
+    }
+    // All of it: a constant size is a few stores, where a variable one is a
+    // call to memset, which would spill the vector rounds around it.
+    wipe(st.pending, sizeof(st.pending));
+    st.pending_len = 0;
+}
+
+STITCH_INLINE_AVX2_BMI2 void key_mac(AeadState& st, mulx::PolyAcc& acc, const ScalarBlock& block0) {
+    uint64_t k[4];
+    block0.key_words(st.chacha, k);
+    key_mac(st, acc, k);
+}
+
+// The same with block 0 from lane `b` of a batch (bytes 0..31: r ‖ s).
+STITCH_INLINE_AVX2_BMI2 void key_mac(AeadState& st, mulx::PolyAcc& acc, const U32x8 ks[16], size_t b) {
+    uint8_t key[32];
+    ks[b].store_le(key);
+    const uint64_t k[4] = {load_le64(key), load_le64(key + 8), load_le64(key + 16), load_le64(key + 24)};
+    wipe(key, sizeof(key));
+    key_mac(st, acc, k);
+}
+
 // out = in ^ keystream for `bytes` bytes (0 < bytes <= 64·(8B - first)),
 // starting at block `first` of B batches. A partial last block leaves its
 // keystream in st.ks for the next aead_text call, as aead_text_portable does.
@@ -56,9 +111,24 @@ STITCH_INLINE_AVX2_BMI2 void emit(AeadState& st, const U32x8 (&ks)[B][16], size_
     }
 }
 
-// Records of 1..kShortMax bytes with the MAC not keyed yet: one keystream
-// batch for the key block and the text (aead_short_avx2.cpp).
-STITCH_TARGET_AVX2_BMI2 void short_text(AeadState& st, Direction dir, const uint8_t* in, uint8_t* out,
-                                        size_t len) noexcept;
+// Wipes what keystream_upto(st, ks, n) filled, in constant-size pieces the
+// compiler writes as a few vector stores (a whole-array wipe of 512 bytes
+// cost a REP STOS start-up on the short records).
+STITCH_INLINE_AVX2_BMI2 void wipe_upto(U32x8 (&ks)[1][16], size_t n) {
+    if (n > 4) {
+        wipe(ks, sizeof(ks));
+    } else if (n > 2) {
+        wipe(&ks[0][0], 4 * sizeof(U32x8));
+        wipe(&ks[0][8], 4 * sizeof(U32x8));
+    } else if (n > 0) {
+        wipe(&ks[0][0], 2 * sizeof(U32x8));
+        wipe(&ks[0][8], 2 * sizeof(U32x8));
+    }
+}
+
+// Opens of 1..kShortMax bytes with the MAC not keyed yet: the text's
+// keystream in one call, the key block and the MAC beside its rounds
+// (aead_short_avx2.cpp).
+STITCH_TARGET_AVX2_BMI2 void short_open(AeadState& st, const uint8_t* in, uint8_t* out, size_t len) noexcept;
 
 }  // namespace stitch::kern::avx2

@@ -1,8 +1,12 @@
-// Short records (1..kShortMax bytes, RFC 8439 §2.8): the key block and up to
-// three text blocks come out of one keystream batch. A whole-record open
-// computes the tag over the ciphertext first and writes (in ^ keystream)
-// masked by the verdict: the plaintext of an authentic record, zeros
-// otherwise, with no branch on the tag.
+// Short opens (0..kShortMax bytes, RFC 8439 §2.8): one run of the row-layout
+// rounds gives the text's keystream (one to three blocks) while the Poly1305
+// key block is computed beside it in scalar registers (ScalarBlock), so the
+// MAC is keyed and the ciphertext absorbed during those rounds. A
+// whole-record open computes the tag over the ciphertext first and writes
+// (in ^ keystream) masked by the verdict: the plaintext of an authentic
+// record, zeros otherwise, with no branch on the tag. (Short seals take the
+// one pass, aead_stitched_avx2.cpp: their MAC needs the keystream first, so
+// nothing here would run beside the rounds but the key.)
 #include "kernels/aead_avx2.hpp"
 #include "kernels/avx2.hpp"
 #include "kernels/bytes.hpp"
@@ -14,22 +18,68 @@ namespace {
 using avx2::blocks_for;
 using avx2::U32x8;
 
-// Keystream for [key block ‖] blocks_for(len) text blocks, keying the MAC
-// from block 0 when it is not keyed yet. Returns the index of the first text
-// block in ks.
-STITCH_INLINE_AVX2_BMI2 size_t short_keystream(AeadState& st, U32x8 (&ks)[1][16], size_t len) {
-    const size_t first = st.mac_keyed ? 0 : 1;
-    const size_t n = first + blocks_for(len);
-    if (n == 0) return 0;  // an empty record with the MAC already keyed
+// The text's keystream when the MAC is already keyed (more AAD than could
+// be held back): blocks_for(len) blocks from the counter.
+STITCH_INLINE_AVX2_BMI2 void keyed_keystream(AeadState& st, U32x8 (&ks)[1][16], size_t len) {
+    const size_t n = blocks_for(len);
+    if (n == 0) return;
     avx2::keystream_upto(st.chacha, ks, n, [](int, int) {});
-    if (first) {
-        uint8_t block0[kChaChaBlock];
-        avx2::store_block(ks[0], 0, block0);
-        aead_key_mac(st, block0, true);
-        wipe(block0, sizeof(block0));
-    }
     chacha_advance(st.chacha.ctr, n);
-    return first;
+}
+
+// Beside steps (of keystream_rows' 20) that run the key block, one double
+// round each; the MAC is keyed at the next step and the later ones absorb
+// ciphertext. A scalar double round (~25 cycles) fits in a step of the
+// vector rounds (~28), so the key arrives halfway.
+constexpr int kKeySteps = 10;
+
+// What runs beside the text's rounds: the key block, then keying the MAC,
+// then `ct_blocks` whole blocks of the ciphertext ct spread over the steps
+// left.
+struct ShortFeed {
+    AeadState& st;
+    mulx::PolyAcc acc;
+    const uint8_t* ct;
+    size_t ct_blocks;
+    avx2::ScalarBlock block0{st.chacha};
+    size_t done = 0;
+
+    STITCH_INLINE_AVX2_BMI2 void operator()(int step, int steps) {
+        if (step < kKeySteps) {
+            block0.double_round();
+        } else if (step == kKeySteps) {
+            avx2::key_mac(st, acc, block0);
+        } else {
+            const size_t target = size_t(step - kKeySteps) * ct_blocks / size_t(steps - 1 - kKeySteps);
+            for (; done < target; ++done) mulx::block(acc, ct + done * kPolyBlock);
+        }
+    }
+};
+
+// The keystream of blocks_for(len) text blocks (0..3) into ks, from the
+// counter after the key block, with ShortFeed beside the rounds; returns its
+// accumulator. The caller advances the counter. Requires !st.mac_keyed.
+// (An empty record runs the key block alone.)
+STITCH_INLINE_AVX2_BMI2 mulx::PolyAcc short_rounds(AeadState& st, U32x8 (&ks)[1][16], size_t len,
+                                                   const uint8_t* ct, size_t ct_blocks) {
+    ShortFeed feed{st, {}, ct, ct_blocks};
+    ChaChaState text = st.chacha;
+    chacha_advance(text.ctr, 1);
+    const size_t n = blocks_for(len);
+    if (n > 2) {
+        avx2::keystream_rows<2>(text, ks, feed);
+    } else if (n > 0) {
+        avx2::keystream_rows<1>(text, ks, feed);
+    } else {
+        for (int step = 0; step <= kKeySteps; ++step) feed(step, 20);
+    }
+    return feed.acc;
+}
+
+// Whole ciphertext blocks the rounds may absorb: on the rfc8439 grid the MAC
+// is block-aligned once keyed; openssh's is 4 bytes in and takes mac_update.
+STITCH_INLINE_AVX2_BMI2 size_t aligned_blocks(const AeadState& st, size_t len) {
+    return st.grid == Grid::rfc8439 ? len / kPolyBlock : 0;
 }
 
 // The computed tag against `tag` in constant time: 0xff when they match.
@@ -41,11 +91,11 @@ STITCH_INLINE_AVX2_BMI2 uint8_t verdict(AeadState& st, const uint8_t tag[16]) {
     return keep;
 }
 
-// out[0..len) = (in ^ keystream from block `first`) & keep, len <= 64·(8 - first).
-STITCH_INLINE_AVX2_BMI2 void masked_xor(const U32x8 (&ks)[1][16], size_t first, const uint8_t* in, uint8_t* out,
-                                        size_t len, uint8_t keep) {
+// out[0..len) = (in ^ keystream) & keep, len <= 512.
+STITCH_INLINE_AVX2_BMI2 void masked_xor(const U32x8 (&ks)[1][16], const uint8_t* in, uint8_t* out, size_t len,
+                                        uint8_t keep) {
     const U32x8 mask = U32x8::splat(0x01010101u * keep);
-    size_t b = first;
+    size_t b = 0;
     for (; len >= kChaChaBlock; ++b, len -= kChaChaBlock) {
         ((U32x8::load_le(in) ^ ks[0][b]) & mask).store_le(out);
         ((U32x8::load_le(in + 32) ^ ks[0][8 + b]) & mask).store_le(out + 32);
@@ -73,15 +123,16 @@ STITCH_INLINE_AVX2_BMI2 void mask_output(uint8_t* out, size_t len, uint8_t keep)
 
 namespace avx2 {
 
-void short_text(AeadState& st, Direction dir, const uint8_t* in, uint8_t* out, size_t len) noexcept {
+void short_open(AeadState& st, const uint8_t* in, uint8_t* out, size_t len) noexcept {
     U32x8 ks[1][16];
-    const size_t first = short_keystream(st, ks, len);
-    mulx::PolyAcc acc = mulx::load(st.mac);
-    if (dir == Direction::open) mac_update(acc, st.mac, in, len);
-    emit(st, ks, first, in, out, len);
-    if (dir == Direction::seal) mac_update(acc, st.mac, out, len);
+    const size_t early = aligned_blocks(st, len);
+    mulx::PolyAcc acc = short_rounds(st, ks, len, in, early);
+    chacha_advance(st.chacha.ctr, 1 + blocks_for(len));
+    // The rest of the ciphertext before the XOR overwrites it (in == out).
+    mac_update(acc, st.mac, in + early * kPolyBlock, len - early * kPolyBlock);
+    emit(st, ks, 0, in, out, len);
     mulx::store(st.mac, acc);
-    wipe(ks, sizeof(ks));
+    avx2::wipe_upto(ks, blocks_for(len));
     U32x8::zero_registers();
 }
 
@@ -89,6 +140,7 @@ void short_text(AeadState& st, Direction dir, const uint8_t* in, uint8_t* out, s
 
 bool aead_open_record_avx2(AeadState& st, const uint8_t* in, uint8_t* out, size_t len,
                            const uint8_t tag[16]) noexcept {
+    U32x8::clean_upper();
     if (len > kShortMax) {
         aead_text_avx2(st, Direction::open, in, out, len);
         const uint8_t keep = verdict(st, tag);
@@ -97,15 +149,23 @@ bool aead_open_record_avx2(AeadState& st, const uint8_t* in, uint8_t* out, size_
         return keep != 0;
     }
     U32x8 ks[1][16];
-    const size_t first = short_keystream(st, ks, len);
-    mulx::PolyAcc acc = mulx::load(st.mac);
-    avx2::mac_update(acc, st.mac, in, len);
+    mulx::PolyAcc acc;
+    if (st.mac_keyed) {
+        keyed_keystream(st, ks, len);
+        acc = mulx::load(st.mac);
+        avx2::mac_update(acc, st.mac, in, len);
+    } else {
+        const size_t early = aligned_blocks(st, len);
+        acc = short_rounds(st, ks, len, in, early);
+        chacha_advance(st.chacha.ctr, 1 + blocks_for(len));
+        avx2::mac_update(acc, st.mac, in + early * kPolyBlock, len - early * kPolyBlock);
+    }
     mulx::store(st.mac, acc);
     // Nothing is written before the verdict, so in == out still holds the
     // ciphertext here.
     const uint8_t keep = verdict(st, tag);
-    masked_xor(ks, first, in, out, len, keep);
-    wipe(ks, sizeof(ks));
+    masked_xor(ks, in, out, len, keep);
+    avx2::wipe_upto(ks, blocks_for(len));
     U32x8::zero_registers();
     return keep != 0;
 }

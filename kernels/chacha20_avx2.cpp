@@ -45,11 +45,12 @@ STITCH_INLINE_AVX2_BMI2 void run(ChaChaState& st, const uint8_t*& in, uint8_t*& 
 }  // namespace
 
 void chacha20_blocks_avx2(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t nblocks) noexcept {
+    U32x8::clean_upper();  // see clean_upper
     for (; nblocks >= avx2::kBulkBlocks; nblocks -= avx2::kBulkBlocks)
         run<avx2::kBulkBatches>(st, in, out, avx2::kBulkBlocks);
     // What is left, in the quickest shape measured here (core cycles, Zen 5):
     // 17..23 blocks three batches (~1650), 9..16 two (~1200; two single
-    // batches ~1570), a lone block the scalar code (~370 against ~530 for a
+    // batches ~1570), a lone block the scalar code (~370 against ~490 for a
     // row pair), the rest as keystream_upto says.
     if (nblocks > 2 * kBatchBlocks)
         run<avx2::kBulkBatches>(st, in, out, nblocks);

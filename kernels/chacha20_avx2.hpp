@@ -211,19 +211,67 @@ STITCH_INLINE_AVX2_BMI2 void keystream_rows(const ChaChaState& st, U32x8 (&ks)[1
     V a, b, c, d;
     for (size_t p = 0; p < Pairs; ++p) load_rows(st, p, pair(a, p), pair(b, p), pair(c, p), pair(d, p));
     for (int i = 0; i < 10; ++i) {
-        quarter_round(a, b, c, d);
+        quarter_round(a, b, c, d);  // columns
         beside(2 * i, 20);
-        b = rotate_words<1>(b), c = rotate_words<2>(c), d = rotate_words<3>(d);
+        // Diagonals: lane j takes (a[j-1], b[j], c[j+1], d[j+2]). b stays
+        // put because it is the last word a quarter round finishes and the
+        // first the next one reads (a += b); a, c and d are done earlier, so
+        // their rotations run off the serial chain (rotating b, c, d
+        // instead put one shuffle on it per half round: ~40 cycles a call
+        // with two-cycle vector ops).
+        a = rotate_words<3>(a), c = rotate_words<1>(c), d = rotate_words<2>(d);
         quarter_round(a, b, c, d);
-        b = rotate_words<3>(b), c = rotate_words<2>(c), d = rotate_words<1>(d);
+        a = rotate_words<1>(a), c = rotate_words<3>(c), d = rotate_words<2>(d);
         beside(2 * i + 1, 20);
     }
     for (size_t p = 0; p < Pairs; ++p) store_rows(st, p, pair(a, p), pair(b, p), pair(c, p), pair(d, p), ks[0]);
 }
 
+// One block in general-purpose registers, a double round per call, to run
+// beside the vector rounds (their `beside` steps) on the integer ports they
+// leave idle. The first keystream call of a message (aead_stitched_avx2.cpp)
+// and the short open (aead_short_avx2.cpp) compute the Poly1305 key block
+// this way, so the MAC is keyed halfway through the text's rounds and no
+// vector lane goes to block 0. On Zen 5 a vector op takes two cycles and a
+// scalar one one: the ten double rounds take ~300 cycles against ~490 for
+// a row pair. On Zen 2/3 (one-cycle vector ops, separate integer and vector
+// pipes) the two should finish about together; on Intel, where scalar and
+// vector ops share ports, the block's ~1000 scalar ops will slow the rounds
+// beside it somewhat. Measured only here.
+struct ScalarBlock {
+    uint32_t x[16];
+
+    STITCH_INLINE_AVX2_BMI2 explicit ScalarBlock(const ChaChaState& st) {
+        for (int i = 0; i < 4; ++i) x[i] = kSigma[i];
+        for (int i = 0; i < 8; ++i) x[4 + i] = st.key[i];
+        for (int i = 0; i < 4; ++i) x[12 + i] = st.ctr[i];
+    }
+
+    // RFC 8439 §2.3's inner_block: chacha20.hpp's scalar quarter round.
+    STITCH_INLINE_AVX2_BMI2 void double_round() {
+        kern::quarter_round(x[0], x[4], x[8], x[12]);
+        kern::quarter_round(x[1], x[5], x[9], x[13]);
+        kern::quarter_round(x[2], x[6], x[10], x[14]);
+        kern::quarter_round(x[3], x[7], x[11], x[15]);
+        kern::quarter_round(x[0], x[5], x[10], x[15]);
+        kern::quarter_round(x[1], x[6], x[11], x[12]);
+        kern::quarter_round(x[2], x[7], x[8], x[13]);
+        kern::quarter_round(x[3], x[4], x[9], x[14]);
+    }
+
+    // After ten double rounds: bytes 0..31 of the block (st's counter) as
+    // four little-endian 64-bit words, the Poly1305 key r ‖ s.
+    STITCH_INLINE_AVX2_BMI2 void key_words(const ChaChaState& st, uint64_t k[4]) const {
+        for (int i = 0; i < 2; ++i) {
+            k[i] = (x[2 * i] + kSigma[2 * i]) | uint64_t(x[2 * i + 1] + kSigma[2 * i + 1]) << 32;
+            k[2 + i] = (x[4 + 2 * i] + st.key[2 * i]) | uint64_t(x[5 + 2 * i] + st.key[2 * i + 1]) << 32;
+        }
+    }
+};
+
 // The first n (1..8) blocks of one batch in the quickest shape for n:
-// measured here (core cycles, Zen 5), one row pair ~530, two ~640, a batch
-// ~785.
+// measured here (core cycles, Zen 5), one row pair ~490, two ~590, a batch
+// ~750.
 template <class Beside>
 STITCH_INLINE_AVX2_BMI2 void keystream_upto(const ChaChaState& st, U32x8 (&ks)[1][16], size_t n, Beside&& beside) {
     if (n > 4)

@@ -10,6 +10,7 @@
 namespace stitch::kern {
 
 void poly1305_blocks_mulx(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept {
+    simd::U32x8::clean_upper();  // see clean_upper
     mulx::PolyAcc acc = mulx::load(st);
     mulx::blocks(acc, in, nblocks);
     mulx::store(st, acc);

@@ -119,6 +119,12 @@ public:
     // kernel returns, and the upper halves are clean for SSE code after us.
     STITCH_INLINE_AVX2_BMI2 static void zero_registers() { _mm256_zeroall(); }
 
+    // At kernel entry: marks the upper halves clean whatever ran before
+    // (libc's AVX-512 string and copy routines run between our calls under
+    // EVP). Measured on Zen 5 through the provider: a 1 KiB seal took 760 ns
+    // without it and 540 with it; the kernel called directly, 470.
+    STITCH_INLINE_AVX2_BMI2 static void clean_upper() { _mm256_zeroupper(); }
+
 private:
     __m256i v_;
 };

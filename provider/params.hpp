@@ -1,6 +1,6 @@
 // OSSL_PARAM helpers for the per-record path: libssl sets and gets context
 // params on every TLS record, so callbacks walk the array once, compare keys
-// with strcmp (no lookups per known key) and store the common native size_t
+// with a first-byte test and strcmp (no lookups per known key) and store the common native size_t
 // directly, falling back to libcrypto's converters for other integer shapes.
 #pragma once
 
@@ -11,7 +11,11 @@
 
 namespace stitch::prov::param {
 
-inline bool is(const char* key, const char* name) noexcept { return std::strcmp(key, name) == 0; }
+// The first-byte test settles most mismatches without a libc call; this runs
+// for every param of every TLS record.
+inline bool is(const char* key, const char* name) noexcept {
+    return key[0] == name[0] && std::strcmp(key, name) == 0;
+}
 
 bool set_size(OSSL_PARAM& p, size_t v) noexcept;
 bool get_size(const OSSL_PARAM& p, size_t& v) noexcept;

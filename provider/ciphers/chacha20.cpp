@@ -35,37 +35,13 @@ struct Ctx {
 // --- params ---------------------------------------------------------------
 
 int set_ctx_params(void* vctx, const OSSL_PARAM params[]) noexcept {
-    const auto& c = *static_cast<const Ctx*>(vctx);
-    for (const OSSL_PARAM* p = params; p && p->key; ++p) {
-        int ok = 1;
-        if (param::is(p->key, OSSL_CIPHER_PARAM_IVLEN))
-            ok = check_fixed_len(*c.prov, *p, kIvLen, R_INVALID_IV_LENGTH);
-        else if (param::is(p->key, OSSL_CIPHER_PARAM_KEYLEN))
-            ok = check_fixed_len(*c.prov, *p, kKeyLen, R_INVALID_KEY_LENGTH);
-        if (!ok) return 0;
-    }
-    return 1;
+    return set_fixed_len_params(*static_cast<const Ctx*>(vctx)->prov, params, kShape);
 }
 
 int get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
-    const auto& c = *static_cast<const Ctx*>(vctx);
-    for (OSSL_PARAM* p = params; p && p->key; ++p) {
-        bool ok = true;
-        if (param::is(p->key, OSSL_CIPHER_PARAM_IVLEN)) ok = param::set_size(*p, kIvLen);
-        else if (param::is(p->key, OSSL_CIPHER_PARAM_KEYLEN)) ok = param::set_size(*p, kKeyLen);
-        if (!ok) return refuse(*c.prov, R_INVALID_PARAM);
-    }
-    return 1;
+    return get_fixed_len_params(*static_cast<const Ctx*>(vctx)->prov, params, kShape);
 }
 
-const OSSL_PARAM kCtxParams[] = {
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, nullptr),
-    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, nullptr),
-    OSSL_PARAM_END,
-};
-
-const OSSL_PARAM* gettable_ctx_params(void*, void*) noexcept { return kCtxParams; }
-const OSSL_PARAM* settable_ctx_params(void*, void*) noexcept { return kCtxParams; }
 int get_params(OSSL_PARAM params[]) noexcept { return get_cipher_params(params, kShape); }
 
 // --- lifetime and init ------------------------------------------------------
@@ -161,8 +137,8 @@ const OSSL_DISPATCH kChaCha20Functions[] = {
     STITCH_DISPATCH(OSSL_FUNC_CIPHER_GETTABLE_PARAMS, OSSL_FUNC_cipher_gettable_params_fn, gettable_cipher_params),
     STITCH_DISPATCH(OSSL_FUNC_CIPHER_GET_CTX_PARAMS, OSSL_FUNC_cipher_get_ctx_params_fn, get_ctx_params),
     STITCH_DISPATCH(OSSL_FUNC_CIPHER_SET_CTX_PARAMS, OSSL_FUNC_cipher_set_ctx_params_fn, set_ctx_params),
-    STITCH_DISPATCH(OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, OSSL_FUNC_cipher_gettable_ctx_params_fn, gettable_ctx_params),
-    STITCH_DISPATCH(OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, OSSL_FUNC_cipher_settable_ctx_params_fn, settable_ctx_params),
+    STITCH_DISPATCH(OSSL_FUNC_CIPHER_GETTABLE_CTX_PARAMS, OSSL_FUNC_cipher_gettable_ctx_params_fn, fixed_len_params),
+    STITCH_DISPATCH(OSSL_FUNC_CIPHER_SETTABLE_CTX_PARAMS, OSSL_FUNC_cipher_settable_ctx_params_fn, fixed_len_params),
     {0, nullptr},
 };
 

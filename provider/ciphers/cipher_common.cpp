@@ -22,6 +22,12 @@ const OSSL_PARAM kGettable[] = {
     OSSL_PARAM_END,
 };
 
+const OSSL_PARAM kFixedLen[] = {
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_KEYLEN, nullptr),
+    OSSL_PARAM_size_t(OSSL_CIPHER_PARAM_IVLEN, nullptr),
+    OSSL_PARAM_END,
+};
+
 }  // namespace
 
 WipeObserver wipe_observer = nullptr;
@@ -43,6 +49,30 @@ int check_fixed_len(const Provider& prov, const OSSL_PARAM& p, size_t want, Reas
     if (!param::get_size(p, v)) return refuse(prov, R_INVALID_PARAM);
     return v == want ? 1 : refuse(prov, wrong);
 }
+
+int set_fixed_len_params(const Provider& prov, const OSSL_PARAM params[], const CipherShape& shape) noexcept {
+    for (const OSSL_PARAM* p = params; p && p->key; ++p) {
+        int ok = 1;
+        if (param::is(p->key, OSSL_CIPHER_PARAM_IVLEN))
+            ok = check_fixed_len(prov, *p, shape.ivlen, R_INVALID_IV_LENGTH);
+        else if (param::is(p->key, OSSL_CIPHER_PARAM_KEYLEN))
+            ok = check_fixed_len(prov, *p, shape.keylen, R_INVALID_KEY_LENGTH);
+        if (!ok) return 0;
+    }
+    return 1;
+}
+
+int get_fixed_len_params(const Provider& prov, OSSL_PARAM params[], const CipherShape& shape) noexcept {
+    for (OSSL_PARAM* p = params; p && p->key; ++p) {
+        bool ok = true;
+        if (param::is(p->key, OSSL_CIPHER_PARAM_IVLEN)) ok = param::set_size(*p, shape.ivlen);
+        else if (param::is(p->key, OSSL_CIPHER_PARAM_KEYLEN)) ok = param::set_size(*p, shape.keylen);
+        if (!ok) return refuse(prov, R_INVALID_PARAM);
+    }
+    return 1;
+}
+
+const OSSL_PARAM* fixed_len_params(void*, void*) noexcept { return kFixedLen; }
 
 const OSSL_PARAM* gettable_cipher_params(void*) noexcept { return kGettable; }
 

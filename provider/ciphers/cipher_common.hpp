@@ -34,6 +34,12 @@ const OSSL_PARAM* gettable_cipher_params(void* provctx) noexcept;
 // `keylen` / `ivlen` set on a context: only the one length the cipher has.
 int check_fixed_len(const Provider& prov, const OSSL_PARAM& p, size_t want, Reason wrong) noexcept;
 
+// Context params of a cipher whose only ones are its fixed `keylen` and
+// `ivlen` (ChaCha20, the OpenSSH cipher); unknown keys are ignored.
+int set_fixed_len_params(const Provider& prov, const OSSL_PARAM params[], const CipherShape& shape) noexcept;
+int get_fixed_len_params(const Provider& prov, OSSL_PARAM params[], const CipherShape& shape) noexcept;
+const OSSL_PARAM* fixed_len_params(void* vctx, void* provctx) noexcept;
+
 // in == out is in place and fine; any other sharing of bytes is refused.
 inline bool partially_overlap(const void* in, size_t in_len, const void* out, size_t out_len) noexcept {
     if (in_len == 0 || out_len == 0) return false;

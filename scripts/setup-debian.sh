@@ -8,8 +8,12 @@ set -eu
 # tests: GoogleTest, nlohmann/json (Wycheproof vectors), pytest and the openssl
 #        command line (tests/openssl-cli), valgrind (constant-time check and
 #        the proof that TLS records run inside stitch.so)
+# ssh interop (tests/ssh): a stock sshd to talk to, the ssh client, libssh
+# fuzzing (tests/fuzz): clang with libFuzzer and its sanitizer runtimes
 PACKAGES="build-essential cmake pkg-config libssl-dev openssl
-          libgtest-dev nlohmann-json3-dev python3 python3-pytest valgrind"
+          libgtest-dev nlohmann-json3-dev python3 python3-pytest valgrind
+          openssh-server openssh-client libssh-dev
+          clang libclang-rt-14-dev"
 
 missing=""
 for pkg in $PACKAGES; do

@@ -1,6 +1,9 @@
 #!/bin/bash
 # README "Test": installs what is missing, builds every target in a fresh
-# build directory, and runs the whole CTest suite. .ci/run runs exactly this.
+# build directory and runs the whole CTest suite, then the trust checks of
+# README "Security": the suite again under ASan+UBSan with the provider
+# load/unload leak check, 60 s of libFuzzer per fuzz target, and the thread
+# test under TSan. .ci/run runs exactly this.
 #   scripts/test.sh [BUILD_DIR]    (default: build-test in the repository)
 set -euo pipefail
 
@@ -21,6 +24,10 @@ fi
 start=$(date +%s)
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build "$build" -j"$(nproc)"
-cd "$build"
-ctest --output-on-failure -j2
+(cd "$build" && ctest --output-on-failure -j2)
 echo "test.sh: build and tests took $(( $(date +%s) - start )) s"
+
+"$root/scripts/test-sanitizers.sh"
+"$root/scripts/test-fuzz.sh" 60
+"$root/scripts/test-tsan.sh"
+echo "test.sh: everything took $(( $(date +%s) - start )) s"

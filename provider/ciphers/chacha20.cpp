@@ -30,6 +30,11 @@ struct Ctx {
     bool enc;  // kept for completeness: the keystream is the same both ways
     bool key_set;
     bool iv_set;
+    // The last call ended exactly where a partly used block ran out. OpenSSL
+    // still counts that block as current then (it advances only when the next
+    // byte arrives), so a key-only re-init restarts it; the stream here has
+    // already stepped past it.
+    bool block_drained;
 };
 
 // --- params ---------------------------------------------------------------
@@ -71,15 +76,17 @@ int init(void* vctx, const unsigned char* key, size_t keylen, const unsigned cha
     if (key) {
         // The stream has already stepped past a partly used block; OpenSSL
         // keeps its counter on that block, so a key-only re-init restarts it.
-        if (c.s.ks_pos < kern::kChaChaBlock) kern::chacha_advance(c.s.st.ctr, ~uint64_t(0));
+        if (c.s.ks_pos < kern::kChaChaBlock || c.block_drained) kern::chacha_advance(c.s.st.ctr, ~uint64_t(0));
         wipe_stream_secrets(c.s);
         kern::chacha_load_key(c.s.st, key);
         kern::chacha_stream_reset(c.s);
+        c.block_drained = false;
         c.key_set = true;
     }
     if (iv) {
         for (int i = 0; i < 4; ++i) c.s.st.ctr[i] = kern::load_le32(iv + 4 * i);
         kern::chacha_stream_reset(c.s);
+        c.block_drained = false;
         c.iv_set = true;
     }
     return set_ctx_params(vctx, params);
@@ -109,6 +116,7 @@ int stream(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const u
     if (!in || !out) return refuse(*c.prov, R_NULL_BUFFER);
     if (outsize < inl) return refuse(*c.prov, R_OUTPUT_BUFFER_TOO_SMALL);
     if (partially_overlap(in, inl, out, inl)) return refuse(*c.prov, R_OVERLAPPING_BUFFERS);
+    c.block_drained = c.s.ks_pos < kern::kChaChaBlock && inl == kern::kChaChaBlock - c.s.ks_pos;
     kern::chacha_stream_xor(*c.prov->impl, c.s, in, out, inl);
     *outl = inl;
     return 1;

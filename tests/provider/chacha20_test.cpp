@@ -225,5 +225,30 @@ TEST(Chacha20, KeyOnlyReinitMidStreamMatchesDefault) {
         EXPECT_EQ(run(cp.stitch.get(), cut), run(cp.reference.get(), cut)) << "cut " << cut;
 }
 
+// The same when the call before the re-init used up a partly used block
+// exactly (65 + 63 bytes): OpenSSL advances past that block only when the
+// next byte arrives, so the new key starts on it again. Found by the fuzzer.
+TEST(Chacha20, KeyOnlyReinitAfterABlockRanOutMatchesDefault) {
+    const CipherPair cp = fetch_both("ChaCha20");
+    Rng rng = seeded_rng(0xc4a0008);
+    const Bytes key1 = rng.bytes(32), key2 = rng.bytes(32), iv = rng.bytes(16), in = rng.bytes(300);
+    auto run = [&](const EVP_CIPHER* c, size_t first, size_t second) {
+        CtxPtr ctx = new_ctx();
+        Bytes out(in.size());
+        int outl;
+        const size_t cut = first + second;
+        EXPECT_EQ(EVP_EncryptInit_ex(ctx.get(), c, nullptr, key1.data(), iv.data()), 1);
+        EXPECT_EQ(EVP_EncryptUpdate(ctx.get(), out.data(), &outl, in.data(), int(first)), 1);
+        EXPECT_EQ(EVP_EncryptUpdate(ctx.get(), out.data() + first, &outl, in.data() + first, int(second)), 1);
+        EXPECT_EQ(EVP_EncryptInit_ex(ctx.get(), nullptr, nullptr, key2.data(), nullptr), 1);
+        EXPECT_EQ(EVP_EncryptUpdate(ctx.get(), out.data() + cut, &outl, in.data() + cut, int(in.size() - cut)), 1);
+        return to_hex(out);
+    };
+    const std::pair<size_t, size_t> cuts[] = {{65, 63}, {1, 63}, {130, 62}, {63, 1}, {64, 64}, {70, 60}};
+    for (auto [first, second] : cuts)
+        EXPECT_EQ(run(cp.stitch.get(), first, second), run(cp.reference.get(), first, second))
+            << "cuts " << first << " + " << second;
+}
+
 }  // namespace
 }  // namespace stitch::test

@@ -48,6 +48,23 @@ inline bool partially_overlap(const void* in, size_t in_len, const void* out, si
     return a != b && a < b + out_len && b < a + in_len;
 }
 
+// A cipher's init with the direction as its last argument; encrypt_init<init>
+// and decrypt_init<init> are its OSSL_FUNC_cipher_{en,de}crypt_init entries.
+using InitFn = int (*)(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv, size_t ivlen,
+                       const OSSL_PARAM params[], bool enc) noexcept;
+
+template <InitFn Init>
+int encrypt_init(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv, size_t ivlen,
+                 const OSSL_PARAM params[]) noexcept {
+    return Init(vctx, key, keylen, iv, ivlen, params, true);
+}
+
+template <InitFn Init>
+int decrypt_init(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv, size_t ivlen,
+                 const OSSL_PARAM params[]) noexcept {
+    return Init(vctx, key, keylen, iv, ivlen, params, false);
+}
+
 template <class Ctx>
 Ctx* new_ctx() noexcept {
     static_assert(std::is_trivially_copyable_v<Ctx>);

@@ -112,16 +112,6 @@ int init(void* vctx, const unsigned char* key, size_t keylen, const unsigned cha
     return set_ctx_params(vctx, params);
 }
 
-int einit(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv, size_t ivlen,
-          const OSSL_PARAM params[]) noexcept {
-    return init(vctx, key, keylen, iv, ivlen, params, true);
-}
-
-int dinit(void* vctx, const unsigned char* key, size_t keylen, const unsigned char* iv, size_t ivlen,
-          const OSSL_PARAM params[]) noexcept {
-    return init(vctx, key, keylen, iv, ivlen, params, false);
-}
-
 // --- data -------------------------------------------------------------------
 
 // Bytes a call of `inl` writes: the length field, a sealed packet (with its
@@ -184,8 +174,8 @@ const OSSL_DISPATCH kOpensshFunctions[] = {
     STITCH_DISPATCH(OSSL_FUNC_CIPHER_NEWCTX, OSSL_FUNC_cipher_newctx_fn, newctx),
     STITCH_DISPATCH(OSSL_FUNC_CIPHER_FREECTX, OSSL_FUNC_cipher_freectx_fn, freectx),
     STITCH_DISPATCH(OSSL_FUNC_CIPHER_DUPCTX, OSSL_FUNC_cipher_dupctx_fn, dupctx),
-    STITCH_DISPATCH(OSSL_FUNC_CIPHER_ENCRYPT_INIT, OSSL_FUNC_cipher_encrypt_init_fn, einit),
-    STITCH_DISPATCH(OSSL_FUNC_CIPHER_DECRYPT_INIT, OSSL_FUNC_cipher_decrypt_init_fn, dinit),
+    STITCH_DISPATCH(OSSL_FUNC_CIPHER_ENCRYPT_INIT, OSSL_FUNC_cipher_encrypt_init_fn, encrypt_init<init>),
+    STITCH_DISPATCH(OSSL_FUNC_CIPHER_DECRYPT_INIT, OSSL_FUNC_cipher_decrypt_init_fn, decrypt_init<init>),
     STITCH_DISPATCH(OSSL_FUNC_CIPHER_UPDATE, OSSL_FUNC_cipher_update_fn, packet),
     STITCH_DISPATCH(OSSL_FUNC_CIPHER_FINAL, OSSL_FUNC_cipher_final_fn, final),
     STITCH_DISPATCH(OSSL_FUNC_CIPHER_CIPHER, OSSL_FUNC_cipher_cipher_fn, packet),

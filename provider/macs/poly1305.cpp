@@ -40,11 +40,14 @@ struct Ctx {
 // --- key and params ---------------------------------------------------------
 
 int set_key(Ctx& c, const unsigned char* key, size_t keylen) noexcept {
-    wipe_secret(&c.st, sizeof(c.st), region::kPoly1305);  // the old key goes whatever happens next
     c.key_set = false;
     c.used = false;
-    if (keylen != kKeyLen) return refuse(*c.prov, R_INVALID_KEY_LENGTH);
-    if (!key) return refuse(*c.prov, R_NULL_BUFFER);
+    // The old key goes whatever happens next: a refusal wipes it, a new key
+    // overwrites every field of the state (poly1305_init).
+    if (keylen != kKeyLen || !key) {
+        wipe_secret(&c.st, sizeof(c.st), region::kPoly1305);
+        return refuse(*c.prov, keylen != kKeyLen ? R_INVALID_KEY_LENGTH : R_NULL_BUFFER);
+    }
     kern::poly1305_init(c.st, key);
     c.key_set = true;
     return 1;

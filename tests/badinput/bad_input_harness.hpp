@@ -12,7 +12,6 @@
 //      exactly as the default provider does.
 #pragma once
 
-#include <openssl/bio.h>
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -20,9 +19,10 @@
 #include <gtest/gtest.h>
 
 #include <functional>
-#include <memory>
 #include <string>
 
+#include "common/evp_handles.hpp"
+#include "common/stitch_errors.hpp"
 #include "common/test_util.hpp"
 #include "dispatch_cipher.hpp"
 #include "provider/reasons.hpp"
@@ -48,14 +48,6 @@ inline AlgInfo info(Alg a) {
     }
 }
 
-// One ProviderPair for the binary. OpenSSL is initialised first, so its
-// atexit cleanup runs after the pair is gone.
-inline ProviderPair& providers() {
-    [[maybe_unused]] static const int first = OPENSSL_init_crypto(OPENSSL_INIT_LOAD_CRYPTO_STRINGS, nullptr);
-    static ProviderPair pair;
-    return pair;
-}
-
 constexpr uint8_t kCanary = 0xa5;
 constexpr size_t kOutlUnset = 0xdeadbeef;  // what a row's outl holds before the call
 constexpr int kEvpOutlUnset = -77;
@@ -64,8 +56,8 @@ constexpr int kEvpOutlUnset = -77;
 // and IV, random input, and canary-filled output.
 struct Scene {
     Alg alg;
-    std::unique_ptr<EVP_CIPHER, decltype(&EVP_CIPHER_free)> cipher{nullptr, EVP_CIPHER_free};
-    std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)> ctx{EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_free};
+    CipherPtr cipher;
+    CipherCtxPtr ctx = new_cipher_ctx();
     DispatchCipher direct;
     Bytes key, iv;
     Bytes in;       // random, 512 bytes: must be unchanged after the refusal
@@ -82,7 +74,7 @@ struct Scene {
           in(rng.bytes(512)),
           out(512, kCanary),
           scratch(512, 0) {
-        cipher.reset(providers().fetch(info(a).name, "stitch"));
+        cipher = providers().fetch(info(a).name, "stitch");
     }
     EVP_CIPHER_CTX* evp() { return ctx.get(); }
 
@@ -144,31 +136,6 @@ struct Row {
 };
 
 inline void PrintTo(const Row& row, std::ostream* os) { *os << row.name; }
-
-inline const char* reason_text(prov::Reason r) {
-    for (const auto& t : prov::kReasonTexts)
-        if (t.reason == r) return t.text;
-    return "(not in provider/reasons.hpp)";
-}
-
-// Check 2, then the queue is emptied.
-inline void expect_stitch_error(prov::Reason want) {
-    const unsigned long e = ERR_peek_last_error();
-    ASSERT_NE(e, 0u) << "refused without an error on the queue; want \"" << reason_text(want) << "\"";
-    char described[256];
-    ERR_error_string_n(e, described, sizeof described);
-    const char* lib = ERR_lib_error_string(e);
-    const char* text = ERR_reason_error_string(e);
-    EXPECT_STREQ(lib ? lib : "(none)", "stitch") << "the last error is not stitch's: " << described;
-    EXPECT_EQ(ERR_GET_REASON(e), int(want)) << "last error: " << described << "; want \"" << reason_text(want) << "\"";
-    EXPECT_STREQ(text ? text : "(none)", reason_text(want));
-    std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new(BIO_s_mem()), BIO_free);
-    ERR_print_errors(bio.get());
-    char* p = nullptr;
-    const long n = BIO_get_mem_data(bio.get(), &p);
-    const std::string printed(p, size_t(n > 0 ? n : 0));
-    EXPECT_NE(printed.find(reason_text(want)), std::string::npos) << "ERR_print_errors printed:\n" << printed;
-}
 
 // Check 3.
 inline void expect_nothing_written(const Scene& s, const Row& row, const Bytes& in_before) {

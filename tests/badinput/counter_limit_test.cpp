@@ -27,51 +27,72 @@ Bytes words_iv(const uint32_t ctr[4]) {
     return iv;
 }
 
-// The RFC 8439 tag of (aad, ct) under the key block at counter `key_ctr`,
-// from the default provider's ChaCha20 and POLY1305.
-Bytes reference_tag(const Bytes& key, const Bytes& nonce, uint32_t key_ctr, const Bytes& aad, const Bytes& ct) {
-    const uint32_t ctr[4] = {key_ctr, kern::load_le32(nonce.data()), kern::load_le32(nonce.data() + 4),
-                             kern::load_le32(nonce.data() + 8)};
-    const Bytes poly_key = reference::chacha20(providers(), key, words_iv(ctr), Bytes(32, 0));
-    Bytes msg = aad;
-    msg.resize((msg.size() + 15) / 16 * 16, 0);
-    msg.insert(msg.end(), ct.begin(), ct.end());
-    msg.resize((msg.size() + 15) / 16 * 16, 0);
-    uint8_t lens[16];
-    kern::store_le64(lens, aad.size());
-    kern::store_le64(lens + 8, ct.size());
-    msg.insert(msg.end(), lens, lens + 16);
-    return reference::poly1305(providers(), poly_key, msg);
+// The IV of the RFC 8439 block at counter `ctr` under `nonce`.
+Bytes nonce_iv(uint32_t ctr, const Bytes& nonce) {
+    const uint32_t words[4] = {ctr, kern::load_le32(nonce.data()), kern::load_le32(nonce.data() + 4),
+                               kern::load_le32(nonce.data() + 8)};
+    return words_iv(words);
 }
-
-struct NearEnd {
-    kern::AeadState st;
-    NearEnd(const kern::Impl& impl, const Bytes& key, const Bytes& nonce, uint32_t first_counter, const Bytes& aad) {
-        kern::aead_init(st, impl, kern::Grid::rfc8439);
-        kern::aead_set_key(st, key.data());
-        kern::aead_set_nonce(st, nonce.data(), first_counter);
-        EXPECT_TRUE(kern::aead_aad(st, aad.data(), aad.size()));
-    }
-    ~NearEnd() { kern::aead_wipe(st); }
-};
 
 // k: text blocks left after the key block. 0 leaves room for no text at all;
 // 7..9 and 15..17 put the limit inside and at the edge of AVX2 batches.
 constexpr uint32_t kRoom[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 40};
+
+// A message whose key block sits k blocks before the counter's end.
+struct NearEndMessage {
+    Bytes key, nonce, aad;
+    size_t room;       // the text bytes that fit: k blocks
+    uint32_t key_ctr;  // the key block's counter
+    NearEndMessage(Rng& rng, uint32_t k)
+        : key(rng.bytes(32)),
+          nonce(rng.bytes(12)),
+          aad(rng.bytes(13)),
+          room(size_t(k) * 64),
+          key_ctr(0xffffffffu - k) {}
+
+    // From the default provider's ChaCha20 and POLY1305: the text under
+    // counters key_ctr + 1 .., and the RFC 8439 tag of (aad, ct).
+    Bytes reference_text(const Bytes& text) const {
+        return room ? reference::chacha20(providers(), key, nonce_iv(key_ctr + 1, nonce), text) : Bytes();
+    }
+    Bytes reference_tag(const Bytes& ct) const {
+        const Bytes poly_key = reference::chacha20(providers(), key, nonce_iv(key_ctr, nonce), Bytes(32, 0));
+        Bytes msg = aad;
+        msg.resize((msg.size() + 15) / 16 * 16, 0);
+        msg.insert(msg.end(), ct.begin(), ct.end());
+        msg.resize((msg.size() + 15) / 16 * 16, 0);
+        uint8_t lens[16];
+        kern::store_le64(lens, aad.size());
+        kern::store_le64(lens + 8, ct.size());
+        msg.insert(msg.end(), lens, lens + 16);
+        return reference::poly1305(providers(), poly_key, msg);
+    }
+};
+
+// A kernel AEAD state on that message's key and nonce, its AAD given.
+struct NearEnd {
+    kern::AeadState st;
+    NearEnd(const kern::Impl& impl, const NearEndMessage& m) {
+        kern::aead_init(st, impl, kern::Grid::rfc8439);
+        kern::aead_set_key(st, m.key.data());
+        kern::aead_set_nonce(st, m.nonce.data(), m.key_ctr);
+        EXPECT_TRUE(kern::aead_aad(st, m.aad.data(), m.aad.size()));
+    }
+    ~NearEnd() { kern::aead_wipe(st); }
+};
 
 TEST(CounterLimit, AeadTextPastTheLastBlockIsRefusedAndWritesNothing) {
     for (const auto& ks : kernel_sets()) {
         for (uint32_t k : kRoom) {
             SCOPED_TRACE(ks.label + ", room for " + std::to_string(k) + " blocks");
             Rng rng(0xc0417e + k);
-            const Bytes key = rng.bytes(32), nonce = rng.bytes(12), aad = rng.bytes(13);
-            const size_t room = size_t(k) * 64;
+            const NearEndMessage m(rng, k);
+            const size_t room = m.room;
             const Bytes plain = rng.bytes(room + 64);
-            const uint32_t key_ctr = 0xffffffffu - k;
 
             for (Direction dir : {Direction::seal, Direction::open}) {
                 // One byte more than fits, in one call: refused, nothing written.
-                NearEnd one(*ks.impl, key, nonce, key_ctr, aad);
+                NearEnd one(*ks.impl, m);
                 Bytes out(room + 64, kCanary);
                 EXPECT_FALSE(kern::aead_text(one.st, dir, plain.data(), out.data(), room + 1));
                 EXPECT_EQ(to_hex(out), to_hex(Bytes(room + 64, kCanary))) << "a refused text call wrote";
@@ -88,13 +109,10 @@ TEST(CounterLimit, AeadTextPastTheLastBlockIsRefusedAndWritesNothing) {
                 kern::aead_final(one.st, tag);
 
                 // The k blocks used counters 0xffffffff − k + 1 .. 0xffffffff, and nothing wrapped to 0.
-                const uint32_t text_ctr[4] = {key_ctr + 1, kern::load_le32(nonce.data()),
-                                              kern::load_le32(nonce.data() + 4), kern::load_le32(nonce.data() + 8)};
                 const Bytes text(plain.begin(), plain.begin() + long(room));
-                const Bytes want = room ? reference::chacha20(providers(), key, words_iv(text_ctr), text) : Bytes();
-                EXPECT_EQ(to_hex(out.data(), room), to_hex(want));
+                EXPECT_EQ(to_hex(out.data(), room), to_hex(m.reference_text(text)));
                 const Bytes& ct = dir == Direction::seal ? Bytes(out.begin(), out.begin() + long(room)) : text;
-                EXPECT_EQ(to_hex(tag, 16), to_hex(reference_tag(key, nonce, key_ctr, aad, ct)));
+                EXPECT_EQ(to_hex(tag, 16), to_hex(m.reference_tag(ct)));
             }
         }
     }
@@ -105,26 +123,22 @@ TEST(CounterLimit, AeadOpenRecordPastTheLastBlockIsRefusedAndWritesNothing) {
         for (uint32_t k : kRoom) {
             SCOPED_TRACE(ks.label + ", room for " + std::to_string(k) + " blocks");
             Rng rng(0x0be7 + k);
-            const Bytes key = rng.bytes(32), nonce = rng.bytes(12), aad = rng.bytes(13);
-            const size_t room = size_t(k) * 64;
+            const NearEndMessage m(rng, k);
+            const size_t room = m.room;
             const Bytes ct = rng.bytes(room + 1);
-            const uint32_t key_ctr = 0xffffffffu - k;
 
-            NearEnd too_long(*ks.impl, key, nonce, key_ctr, aad);
+            NearEnd too_long(*ks.impl, m);
             Bytes out(room + 1, kCanary);
-            const Bytes tag = reference_tag(key, nonce, key_ctr, aad, ct);  // authentic, were it allowed
+            const Bytes tag = m.reference_tag(ct);  // authentic, were it allowed
             EXPECT_FALSE(kern::aead_open_record(too_long.st, ct.data(), out.data(), room + 1, tag.data()));
             EXPECT_EQ(to_hex(out), to_hex(Bytes(room + 1, kCanary))) << "a refused record wrote";
 
             // The longest record that fits opens.
-            NearEnd fits(*ks.impl, key, nonce, key_ctr, aad);
+            NearEnd fits(*ks.impl, m);
             const Bytes ct_fit(ct.begin(), ct.begin() + long(room));
-            const Bytes tag_fit = reference_tag(key, nonce, key_ctr, aad, ct_fit);
+            const Bytes tag_fit = m.reference_tag(ct_fit);
             EXPECT_TRUE(kern::aead_open_record(fits.st, ct_fit.data(), out.data(), room, tag_fit.data()));
-            const uint32_t text_ctr[4] = {key_ctr + 1, kern::load_le32(nonce.data()), kern::load_le32(nonce.data() + 4),
-                                          kern::load_le32(nonce.data() + 8)};
-            const Bytes want = room ? reference::chacha20(providers(), key, words_iv(text_ctr), ct_fit) : Bytes();
-            EXPECT_EQ(to_hex(out.data(), room), to_hex(want));
+            EXPECT_EQ(to_hex(out.data(), room), to_hex(m.reference_text(ct_fit)));
         }
     }
 }

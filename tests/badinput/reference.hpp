@@ -8,9 +8,10 @@
 
 #include <openssl/evp.h>
 
-#include <memory>
 #include <stdexcept>
 
+#include "common/evp_handles.hpp"
+#include "common/openssh_iv.hpp"
 #include "common/test_util.hpp"
 
 namespace stitch::test::reference {
@@ -22,8 +23,8 @@ struct AeadSealed {
 
 inline Bytes run_cipher(const ProviderPair& pp, const char* name, const Bytes& key, const uint8_t* iv, const Bytes& aad,
                         const uint8_t* in, size_t n, Bytes* tag = nullptr) {
-    std::unique_ptr<EVP_CIPHER, decltype(&EVP_CIPHER_free)> cipher(pp.fetch(name, "default"), EVP_CIPHER_free);
-    std::unique_ptr<EVP_CIPHER_CTX, decltype(&EVP_CIPHER_CTX_free)> ctx(EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_free);
+    const CipherPtr cipher = pp.fetch(name, "default");
+    const CipherCtxPtr ctx(EVP_CIPHER_CTX_new());
     Bytes out(n + 1);
     int l = 0;
     bool ok = ctx && EVP_EncryptInit_ex(ctx.get(), cipher.get(), nullptr, key.data(), iv) == 1;
@@ -50,19 +51,9 @@ inline Bytes chacha20(const ProviderPair& pp, const Bytes& key, const Bytes& iv1
     return run_cipher(pp, "ChaCha20", key, iv16.data(), {}, in.data(), in.size());
 }
 
-// OpenSSL's ChaCha20 IV for OpenSSH: LE64 block counter ‖ BE64 sequence number.
-inline Bytes openssh_iv(uint64_t counter, uint64_t seq) {
-    Bytes iv(16);
-    for (int i = 0; i < 8; ++i) iv[i] = uint8_t(counter >> (8 * i));
-    for (int i = 0; i < 8; ++i) iv[8 + i] = uint8_t(seq >> (56 - 8 * i));
-    return iv;
-}
-
 inline Bytes poly1305(const ProviderPair& pp, const Bytes& key32, const Bytes& msg) {
-    std::unique_ptr<EVP_MAC, decltype(&EVP_MAC_free)> mac(EVP_MAC_fetch(pp.libctx(), "POLY1305", "provider=default"),
-                                                          EVP_MAC_free);
-    std::unique_ptr<EVP_MAC_CTX, decltype(&EVP_MAC_CTX_free)> ctx(mac ? EVP_MAC_CTX_new(mac.get()) : nullptr,
-                                                                  EVP_MAC_CTX_free);
+    const MacPtr mac = pp.fetch_mac("POLY1305", "default");
+    const MacCtxPtr ctx(EVP_MAC_CTX_new(mac.get()));
     Bytes tag(16);
     size_t l = 0;
     if (!ctx || EVP_MAC_init(ctx.get(), key32.data(), key32.size(), nullptr) != 1 ||
@@ -76,10 +67,10 @@ inline Bytes poly1305(const ProviderPair& pp, const Bytes& key32, const Bytes& m
 inline Bytes openssh_seal(const ProviderPair& pp, const Bytes& key64, uint64_t seq, const Bytes& packet) {
     const Bytes k2(key64.begin(), key64.begin() + 32), k1(key64.begin() + 32, key64.end());
     const Bytes length(packet.begin(), packet.begin() + 4), payload(packet.begin() + 4, packet.end());
-    Bytes out = chacha20(pp, k1, openssh_iv(0, seq), length);
-    const Bytes body = chacha20(pp, k2, openssh_iv(1, seq), payload);
+    Bytes out = chacha20(pp, k1, openssh_chacha_iv(0, seq), length);
+    const Bytes body = chacha20(pp, k2, openssh_chacha_iv(1, seq), payload);
     out.insert(out.end(), body.begin(), body.end());
-    const Bytes poly_key = chacha20(pp, k2, openssh_iv(0, seq), Bytes(32, 0));
+    const Bytes poly_key = chacha20(pp, k2, openssh_chacha_iv(0, seq), Bytes(32, 0));
     const Bytes tag = poly1305(pp, poly_key, out);
     out.insert(out.end(), tag.begin(), tag.end());
     return out;

@@ -8,22 +8,12 @@
 #include <openssl/evp.h>
 #include <openssl/params.h>
 
-#include <memory>
 #include <optional>
 
+#include "common/evp_handles.hpp"
 #include "common/test_util.hpp"
 
 namespace stitch::test {
-
-struct CipherCtxFree {
-    void operator()(EVP_CIPHER_CTX* c) const { EVP_CIPHER_CTX_free(c); }
-};
-using CipherCtx = std::unique_ptr<EVP_CIPHER_CTX, CipherCtxFree>;
-
-struct CipherFree {
-    void operator()(EVP_CIPHER* c) const { EVP_CIPHER_free(c); }
-};
-using Cipher = std::unique_ptr<EVP_CIPHER, CipherFree>;
 
 // EVP treats a NULL input as "no data" or "final"; an empty message is
 // passed as a valid pointer with length 0, as callers with a buffer do.
@@ -117,7 +107,7 @@ private:
     }
 
     EVP_CIPHER* cipher_;
-    CipherCtx ctx_;
+    CipherCtxPtr ctx_;
     bool keyed_ = false;
     Bytes key_;
     uint8_t scratch_[16] = {};

@@ -1,7 +1,8 @@
-// Helpers every test shares: hex, a seeded PRNG, and a library context with
-// stitch and the default provider loaded side by side.
+// Helpers every test shares: hex and byte checks, a seeded PRNG, and a
+// library context with stitch and the default provider loaded side by side.
 #pragma once
 
+#include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/provider.h>
@@ -12,6 +13,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "common/evp_handles.hpp"
 
 namespace stitch::test {
 
@@ -40,6 +43,19 @@ inline std::string to_hex(const uint8_t* p, size_t n) {
     return s;
 }
 inline std::string to_hex(const Bytes& b) { return to_hex(b.data(), b.size()); }
+
+inline Bytes concat(const Bytes& a, const Bytes& b) {
+    Bytes r(a);
+    r.insert(r.end(), b.begin(), b.end());
+    return r;
+}
+
+inline bool all_zero(const uint8_t* p, size_t n) {
+    for (size_t i = 0; i < n; ++i)
+        if (p[i]) return false;
+    return true;
+}
+inline bool all_zero(const Bytes& b) { return all_zero(b.data(), b.size()); }
 
 // splitmix64: reproducible inputs, the seed printed by the test on failure.
 struct Rng {
@@ -74,6 +90,11 @@ inline const char* module_dir() {
 class ProviderPair {
 public:
     ProviderPair() {
+        // OpenSSL first, with a non-zero option (0 returns early, registering
+        // nothing): its atexit cleanup is then registered before a static
+        // pair's destructor, so it runs after the pair has unloaded the
+        // providers, not before.
+        OPENSSL_init_crypto(OPENSSL_INIT_LOAD_CRYPTO_STRINGS, nullptr);
         ctx_ = OSSL_LIB_CTX_new();
         if (!ctx_ || !OSSL_PROVIDER_set_default_search_path(ctx_, module_dir()))
             throw std::runtime_error("library context");
@@ -95,12 +116,18 @@ public:
     OSSL_LIB_CTX* libctx() const { return ctx_; }
     OSSL_PROVIDER* stitch() const { return stitch_; }
 
-    // Caller frees with EVP_CIPHER_free.
-    EVP_CIPHER* fetch(const char* name, const char* provider) const {
-        std::string q = std::string("provider=") + provider;
-        EVP_CIPHER* c = EVP_CIPHER_fetch(ctx_, name, q.c_str());
+    CipherPtr fetch(const char* name, const char* provider) const {
+        const std::string q = std::string("provider=") + provider;
+        CipherPtr c(EVP_CIPHER_fetch(ctx_, name, q.c_str()));
         if (!c) throw std::runtime_error(std::string("fetch ") + name + " from " + provider);
         return c;
+    }
+
+    MacPtr fetch_mac(const char* name, const char* provider) const {
+        const std::string q = std::string("provider=") + provider;
+        MacPtr m(EVP_MAC_fetch(ctx_, name, q.c_str()));
+        if (!m) throw std::runtime_error(std::string("fetch ") + name + " from " + provider);
+        return m;
     }
 
 private:
@@ -108,5 +135,11 @@ private:
     OSSL_PROVIDER* stitch_ = nullptr;
     OSSL_PROVIDER* default_ = nullptr;
 };
+
+// The one pair a test binary shares.
+inline ProviderPair& providers() {
+    static ProviderPair pair;
+    return pair;
+}
 
 }  // namespace stitch::test

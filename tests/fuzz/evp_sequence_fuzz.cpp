@@ -35,11 +35,6 @@ namespace {
 
 constexpr size_t kMaxData = 17000;  // a whole TLS record (16 KiB + 256 + tag) and then some
 
-struct CtxFree {
-    void operator()(EVP_CIPHER_CTX* c) const { EVP_CIPHER_CTX_free(c); }
-};
-using CtxPtr = std::unique_ptr<EVP_CIPHER_CTX, CtxFree>;
-
 // A buffer's address, never NULL: an empty call must still name its buffers
 // (EVP_Cipher(ctx, NULL, NULL, 0) is a different call, cipher_final).
 uint8_t* at(Bytes& b) {
@@ -54,7 +49,7 @@ struct Transcript {  // a message both providers sealed alike
 };
 
 struct Pair {
-    CtxPtr s, d;  // stitch, default
+    CipherCtxPtr s, d;  // stitch, default
     Model m;
     bool compared = true;  // false after a divergence: stitch runs on alone
     Transcript building;   // this message so far, while it can become a transcript

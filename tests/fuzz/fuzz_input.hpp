@@ -11,6 +11,7 @@
 namespace stitch::fuzz {
 
 using test::Bytes;
+using test::CipherCtxPtr;
 
 class FuzzInput {
 public:

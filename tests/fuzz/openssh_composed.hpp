@@ -11,6 +11,8 @@
 
 #include <cstdint>
 
+#include "common/evp_handles.hpp"
+#include "common/openssh_iv.hpp"
 #include "fuzz_input.hpp"
 #include "fuzz_providers.hpp"
 
@@ -38,28 +40,24 @@ public:
     Bytes tag(const Bytes& key, uint64_t seq, const uint8_t* sealed, size_t len) const {
         const Bytes zeros(32, 0);
         const Bytes poly_key = chacha(key.data(), 0, seq, zeros.data(), 32);
-        EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(prov_.default_poly1305);
+        const test::MacCtxPtr ctx(EVP_MAC_CTX_new(prov_.default_poly1305));
         Bytes t(16);
         size_t outl = 0;
-        const bool ok = ctx && EVP_MAC_init(ctx, poly_key.data(), 32, nullptr) == 1 &&
-                        EVP_MAC_update(ctx, sealed, len) == 1 && EVP_MAC_final(ctx, t.data(), &outl, 16) == 1 &&
-                        outl == 16;
-        EVP_MAC_CTX_free(ctx);
+        const bool ok = ctx && EVP_MAC_init(ctx.get(), poly_key.data(), 32, nullptr) == 1 &&
+                        EVP_MAC_update(ctx.get(), sealed, len) == 1 &&
+                        EVP_MAC_final(ctx.get(), t.data(), &outl, 16) == 1 && outl == 16;
         if (!ok) fuzz_fail("default POLY1305 failed");
         return t;
     }
 
 private:
     Bytes chacha(const uint8_t* key32, uint64_t counter, uint64_t seq, const uint8_t* in, size_t n) const {
-        uint8_t iv[16];
-        for (int i = 0; i < 8; ++i) iv[i] = uint8_t(counter >> (8 * i));
-        for (int i = 0; i < 8; ++i) iv[8 + i] = uint8_t(seq >> (56 - 8 * i));
-        EVP_CIPHER_CTX* ctx = EVP_CIPHER_CTX_new();
+        const Bytes iv = test::openssh_chacha_iv(counter, seq);
+        const CipherCtxPtr ctx(EVP_CIPHER_CTX_new());
         Bytes out(n);
         int outl = 0;
-        const bool ok = ctx && EVP_EncryptInit_ex(ctx, prov_.default_chacha, nullptr, key32, iv) == 1 &&
-                        EVP_EncryptUpdate(ctx, out.data(), &outl, in, int(n)) == 1 && size_t(outl) == n;
-        EVP_CIPHER_CTX_free(ctx);
+        const bool ok = ctx && EVP_EncryptInit_ex(ctx.get(), prov_.default_chacha, nullptr, key32, iv.data()) == 1 &&
+                        EVP_EncryptUpdate(ctx.get(), out.data(), &outl, in, int(n)) == 1 && size_t(outl) == n;
         if (!ok) fuzz_fail("default ChaCha20 failed");
         return out;
     }

@@ -34,12 +34,8 @@ namespace {
 constexpr size_t kLengthLen = 4, kTagLen = 16, kMinPacket = kLengthLen + kTagLen;
 constexpr size_t kMaxPayload = 35000;  // OpenSSH's largest packets are 32 KiB + a little
 
-struct CtxFree {
-    void operator()(EVP_CIPHER_CTX* c) const { EVP_CIPHER_CTX_free(c); }
-};
-
 struct Side {
-    std::unique_ptr<EVP_CIPHER_CTX, CtxFree> ctx;
+    CipherCtxPtr ctx;
     bool enc = true;
     bool key = false, iv = false;
     bool used = false;  // a whole packet used this sequence number

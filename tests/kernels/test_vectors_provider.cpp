@@ -39,13 +39,10 @@ protected:
         return {EvpShape::update_out_of_place, EvpShape::tls13_in_place};
     }
 
-    static ProviderPair& pair() {
-        static ProviderPair p;  // throws (a failure) when stitch.so cannot be loaded
-        return p;
-    }
     const char* provider() const { return GetParam(); }
     bool is_stitch() const { return std::strcmp(GetParam(), "stitch") == 0; }
-    Cipher fetch(const char* name) const { return Cipher(pair().fetch(name, provider())); }
+    // Throws (a failure) when stitch.so cannot be loaded.
+    CipherPtr fetch(const char* name) const { return providers().fetch(name, provider()); }
 
     void TearDown() override { ERR_clear_error(); }
 };
@@ -68,7 +65,7 @@ TEST_P(ProviderVectors, WycheproofEveryVectorIsRun) {
 }
 
 TEST_P(ProviderVectors, WycheproofValidVectorsSealAndOpen) {
-    Cipher cipher = fetch("ChaCha20-Poly1305");
+    CipherPtr cipher = fetch("ChaCha20-Poly1305");
     size_t checked = 0;
     for (EvpShape shape : shapes()) {
         SCOPED_TRACE(shape_name(shape));
@@ -90,7 +87,7 @@ TEST_P(ProviderVectors, WycheproofValidVectorsSealAndOpen) {
 }
 
 TEST_P(ProviderVectors, WycheproofModifiedTagsRefused) {
-    Cipher cipher = fetch("ChaCha20-Poly1305");
+    CipherPtr cipher = fetch("ChaCha20-Poly1305");
     size_t checked = 0;
     for (EvpShape shape : shapes()) {
         SCOPED_TRACE(shape_name(shape));
@@ -117,7 +114,7 @@ bool iv_length_error_queued() {
 }
 
 TEST_P(ProviderVectors, WycheproofInvalidNonceSizesRefused) {
-    Cipher cipher = fetch("ChaCha20-Poly1305");
+    CipherPtr cipher = fetch("ChaCha20-Poly1305");
     size_t checked = 0;
     for (const auto& v : wycheproof().tests) {
         if (!v.has_flag("InvalidNonceSize")) continue;
@@ -130,7 +127,7 @@ TEST_P(ProviderVectors, WycheproofInvalidNonceSizesRefused) {
         for (int enc : {1, 0}) {
             SCOPED_TRACE(enc ? "encrypt" : "decrypt");
             // The legacy control libcrypto maps to the `ivlen` param.
-            CipherCtx ctx(EVP_CIPHER_CTX_new());
+            CipherCtxPtr ctx = new_cipher_ctx();
             ASSERT_TRUE(EVP_CipherInit_ex2(ctx.get(), cipher.get(), nullptr, nullptr, enc, nullptr));
             ERR_clear_error();
             EXPECT_LE(EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_AEAD_SET_IVLEN, int(v.iv.size()), nullptr), 0);
@@ -138,7 +135,7 @@ TEST_P(ProviderVectors, WycheproofInvalidNonceSizesRefused) {
             EXPECT_EQ(EVP_CIPHER_CTX_get_iv_length(ctx.get()), 12);
 
             // The `ivlen` param passed with the key and IV at init.
-            CipherCtx ctx2(EVP_CIPHER_CTX_new());
+            CipherCtxPtr ctx2 = new_cipher_ctx();
             size_t ivlen = v.iv.size();
             const OSSL_PARAM params[] = {OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_IVLEN, &ivlen),
                                          OSSL_PARAM_construct_end()};
@@ -151,7 +148,7 @@ TEST_P(ProviderVectors, WycheproofInvalidNonceSizesRefused) {
 }
 
 TEST_P(ProviderVectors, Rfc8439AeadVectors) {
-    Cipher cipher = fetch("ChaCha20-Poly1305");
+    CipherPtr cipher = fetch("ChaCha20-Poly1305");
     const auto list = rfc8439().of_kind("aead");
     ASSERT_FALSE(list.empty());
     for (EvpShape shape : shapes()) {
@@ -182,7 +179,7 @@ Bytes raw_chacha20(EVP_CIPHER* cipher, const Bytes& key, const Bytes& nonce, uin
     Bytes iv(16);
     for (int i = 0; i < 4; ++i) iv[i] = uint8_t(counter >> (8 * i));
     std::memcpy(iv.data() + 4, nonce.data(), 12);
-    CipherCtx ctx(EVP_CIPHER_CTX_new());
+    CipherCtxPtr ctx = new_cipher_ctx();
     Bytes out(in.size(), 0xa5);
     if (!EVP_EncryptInit_ex2(ctx.get(), cipher, key.data(), iv.data(), nullptr)) return {};
     if (cipher_entry) {
@@ -201,7 +198,7 @@ Bytes raw_chacha20(EVP_CIPHER* cipher, const Bytes& key, const Bytes& nonce, uin
 }
 
 TEST_P(ProviderVectors, Rfc8439ChaCha20Vectors) {
-    Cipher cipher = fetch("ChaCha20");
+    CipherPtr cipher = fetch("ChaCha20");
     size_t checked = 0;
     for (const auto& v : rfc8439().vectors) {
         if (v.kind != "chacha20_encrypt" && v.kind != "chacha20_block") continue;

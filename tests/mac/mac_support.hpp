@@ -1,73 +1,30 @@
-// What the POLY1305 MAC tests share: owning handles, the stitch + default
-// pair, one-shot and split MAC calls through EVP, a seeded Rng that prints its
-// seed, and the check that a refusal raised stitch's own reason.
+// What the POLY1305 MAC tests share: one-shot and split MAC calls through
+// EVP on the binary's stitch + default pair.
 #pragma once
 
 #include <openssl/core_names.h>
-#include <openssl/crypto.h>
-#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
 
-#include <gtest/gtest.h>
-
-#include <cinttypes>
-#include <cstdio>
-#include <cstdlib>
-#include <memory>
+#include <algorithm>
 #include <string>
 #include <vector>
 
+#include "common/evp_handles.hpp"
+#include "common/seeded_rng.hpp"
+#include "common/stitch_errors.hpp"
 #include "common/test_util.hpp"
-#include "provider/reasons.hpp"
 
 namespace stitch::test {
-
-struct MacFree {
-    void operator()(EVP_MAC* m) const { EVP_MAC_free(m); }
-};
-struct MacCtxFree {
-    void operator()(EVP_MAC_CTX* c) const { EVP_MAC_CTX_free(c); }
-};
-using MacPtr = std::unique_ptr<EVP_MAC, MacFree>;
-using MacCtxPtr = std::unique_ptr<EVP_MAC_CTX, MacCtxFree>;
 
 inline constexpr size_t kPolyKeyLen = 32;
 inline constexpr size_t kPolyTagLen = 16;
 
-// One library context per binary. OpenSSL is initialised first so that its
-// atexit cleanup runs after the pair has unloaded the providers.
-inline ProviderPair& providers() {
-    [[maybe_unused]] static const int openssl_first = OPENSSL_init_crypto(OPENSSL_INIT_LOAD_CRYPTO_STRINGS, nullptr);
-    static ProviderPair pair;
-    return pair;
-}
-
-inline MacPtr fetch_poly1305(const char* provider) {
-    const std::string q = std::string("provider=") + provider;
-    MacPtr m(EVP_MAC_fetch(providers().libctx(), "POLY1305", q.c_str()));
-    if (!m) throw std::runtime_error(std::string("fetch POLY1305 from ") + provider);
-    return m;
-}
-
-inline MacCtxPtr new_mac_ctx(const MacPtr& mac) {
-    MacCtxPtr c(EVP_MAC_CTX_new(mac.get()));
-    if (!c) throw std::runtime_error("EVP_MAC_CTX_new");
-    return c;
-}
-
-inline Rng seeded_rng(uint64_t own_seed) {
-    uint64_t seed = own_seed;
-    if (const char* env = std::getenv("STITCH_TEST_SEED")) seed = std::strtoull(env, nullptr, 0);
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::printf("[ seed     ] %s.%s: STITCH_TEST_SEED=0x%016" PRIx64 "\n", info ? info->test_suite_name() : "?",
-                info ? info->name() : "?", seed);
-    return Rng(seed);
-}
+inline MacPtr fetch_poly1305(const char* provider) { return providers().fetch_mac("POLY1305", provider); }
 
 // Sizes of successive update calls covering n bytes: one call, single bytes,
 // pieces around the 16-byte block, or any sizes.
-inline std::vector<size_t> random_split(Rng& rng, size_t n) {
+inline std::vector<size_t> random_mac_split(Rng& rng, size_t n) {
     std::vector<size_t> parts;
     const size_t style = rng.below(4);
     for (size_t left = n; left;) {
@@ -132,26 +89,6 @@ inline std::string one_shot_hex(const MacPtr& mac, const Bytes& key, const Bytes
     if (EVP_MAC_init(ctx.get(), key.data(), key.size(), nullptr) != 1) return "(init refused)";
     if (EVP_MAC_update(ctx.get(), msg.data(), msg.size()) != 1) return "(update refused)";
     return final_hex(ctx.get());
-}
-
-inline const char* reason_text(prov::Reason r) {
-    for (const auto& t : prov::kReasonTexts)
-        if (t.reason == r) return t.text;
-    return "(no such reason in reasons.hpp)";
-}
-
-// The last error on the queue is stitch's, with the wanted reason and its
-// text; empties the queue.
-inline void expect_stitch_error(prov::Reason want) {
-    const unsigned long e = ERR_peek_last_error();
-    char described[256] = "(no error on the queue)";
-    if (e) ERR_error_string_n(e, described, sizeof described);
-    const char* lib = e ? ERR_lib_error_string(e) : nullptr;
-    EXPECT_STREQ(lib ? lib : "(none)", "stitch") << described;
-    EXPECT_EQ(ERR_GET_REASON(e), int(want)) << described << "; want \"" << reason_text(want) << "\"";
-    const char* text = e ? ERR_reason_error_string(e) : nullptr;
-    EXPECT_STREQ(text ? text : "(none)", reason_text(want)) << described;
-    ERR_clear_error();
 }
 
 }  // namespace stitch::test

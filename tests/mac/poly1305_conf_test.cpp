@@ -15,8 +15,8 @@
 namespace stitch::test {
 namespace {
 
-std::string provider_of(const EVP_MAC* mac) {
-    const OSSL_PROVIDER* p = mac ? EVP_MAC_get0_provider(mac) : nullptr;
+std::string provider_of(const MacPtr& mac) {
+    const OSSL_PROVIDER* p = mac ? EVP_MAC_get0_provider(mac.get()) : nullptr;
     return p ? OSSL_PROVIDER_get0_name(p) : "(none)";
 }
 
@@ -30,29 +30,26 @@ TEST(Poly1305Conf, FetchWithoutPropertiesIsStitch) {
     const Rfc8439File file = load_rfc8439_vectors();
     const auto vectors = file.of_kind("poly1305");
     ASSERT_FALSE(vectors.empty());
-    EVP_MAC* mac = EVP_MAC_fetch(nullptr, "poly1305", nullptr);
+    const MacPtr mac(EVP_MAC_fetch(nullptr, "poly1305", nullptr));
     ASSERT_NE(mac, nullptr);
     EXPECT_EQ(provider_of(mac), "stitch");
     for (const Rfc8439Vector* v : vectors) {
         const Bytes key = v->bytes("key"), msg = v->bytes("msg");
-        EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(mac);
+        const MacCtxPtr ctx = new_mac_ctx(mac);
         Bytes tag(16);
         size_t outl = 0;
-        ASSERT_EQ(EVP_MAC_init(ctx, key.data(), key.size(), nullptr), 1);
-        ASSERT_EQ(EVP_MAC_update(ctx, msg.data(), msg.size()), 1);
-        ASSERT_EQ(EVP_MAC_final(ctx, tag.data(), &outl, tag.size()), 1);
+        ASSERT_EQ(EVP_MAC_init(ctx.get(), key.data(), key.size(), nullptr), 1);
+        ASSERT_EQ(EVP_MAC_update(ctx.get(), msg.data(), msg.size()), 1);
+        ASSERT_EQ(EVP_MAC_final(ctx.get(), tag.data(), &outl, tag.size()), 1);
         EXPECT_EQ(to_hex(tag), v->text("tag")) << v->title;
-        EVP_MAC_CTX_free(ctx);
     }
-    EVP_MAC_free(mac);
 }
 
 // A caller that asks for the default provider by name still gets it.
 TEST(Poly1305Conf, ExplicitDefaultStillDefault) {
-    EVP_MAC* mac = EVP_MAC_fetch(nullptr, "POLY1305", "provider=default");
+    const MacPtr mac(EVP_MAC_fetch(nullptr, "POLY1305", "provider=default"));
     ASSERT_NE(mac, nullptr);
     EXPECT_EQ(provider_of(mac), "default");
-    EVP_MAC_free(mac);
 }
 
 }  // namespace

@@ -29,7 +29,7 @@ TEST(Poly1305Differential, EveryLengthAnySplitAnyKeyPath) {
         const Bytes key = rng.bytes(kPolyKeyLen), msg = rng.bytes(len);
         const std::string want = one_shot_hex(macs.reference, key, msg);
         const KeyBy by = random_key_by(rng);
-        const auto parts = random_split(rng, len);
+        const auto parts = random_mac_split(rng, len);
 
         MacCtxPtr ctx = new_mac_ctx(macs.stitch);
         ASSERT_EQ(give_key(ctx.get(), key, by), 1) << "len " << len << " key path " << int(by);
@@ -74,16 +74,16 @@ TEST(Poly1305Differential, DupMidMessage) {
 
         MacCtxPtr orig = new_mac_ctx(macs.stitch);
         ASSERT_EQ(give_key(orig.get(), key, random_key_by(rng)), 1);
-        ASSERT_TRUE(update_split(orig.get(), msg.data(), random_split(rng, cut)));
+        ASSERT_TRUE(update_split(orig.get(), msg.data(), random_mac_split(rng, cut)));
         MacCtxPtr same(EVP_MAC_CTX_dup(orig.get())), diverging(EVP_MAC_CTX_dup(orig.get()));
         ASSERT_TRUE(same && diverging);
 
-        ASSERT_TRUE(update_split(orig.get(), msg.data() + cut, random_split(rng, len - cut)));
+        ASSERT_TRUE(update_split(orig.get(), msg.data() + cut, random_mac_split(rng, len - cut)));
         EXPECT_EQ(final_hex(orig.get()), one_shot_hex(macs.reference, key, msg)) << "original, len " << len;
         orig.reset();
-        ASSERT_TRUE(update_split(same.get(), msg.data() + cut, random_split(rng, len - cut)));
+        ASSERT_TRUE(update_split(same.get(), msg.data() + cut, random_mac_split(rng, len - cut)));
         EXPECT_EQ(final_hex(same.get()), one_shot_hex(macs.reference, key, msg)) << "copy, len " << len << " cut " << cut;
-        ASSERT_TRUE(update_split(diverging.get(), other_tail.data(), random_split(rng, other_tail.size())));
+        ASSERT_TRUE(update_split(diverging.get(), other_tail.data(), random_mac_split(rng, other_tail.size())));
         EXPECT_EQ(final_hex(diverging.get()), one_shot_hex(macs.reference, key, other)) << "diverging copy";
     }
 }
@@ -97,7 +97,7 @@ TEST(Poly1305Differential, ReinitWithNewKeys) {
     for (int round = 0; round < 500; ++round) {
         const Bytes key = rng.bytes(kPolyKeyLen), msg = rng.bytes(rng.below(300));
         ASSERT_EQ(give_key(ctx.get(), key, random_key_by(rng)), 1) << "round " << round;
-        ASSERT_TRUE(update_split(ctx.get(), msg.data(), random_split(rng, msg.size())));
+        ASSERT_TRUE(update_split(ctx.get(), msg.data(), random_mac_split(rng, msg.size())));
         if (rng.below(4) == 0) continue;  // abandoned: the next init must forget it
         ASSERT_EQ(final_hex(ctx.get()), one_shot_hex(macs.reference, key, msg)) << "round " << round;
     }

@@ -53,7 +53,7 @@ TEST(AeadBitFlip, EveryBitOfATls12RecordIsRefusedAndZeroed) {
     const CipherPair cp = fetch_both("ChaCha20-Poly1305");
     Rng rng = seeded_rng(0xb17f0002);
     const Bytes key = rng.bytes(32), iv = rng.bytes(12);
-    CtxPtr sealer = new_ctx(), opener = new_ctx();
+    CipherCtxPtr sealer = new_cipher_ctx(), opener = new_cipher_ctx();
     ASSERT_EQ(EVP_EncryptInit_ex(sealer.get(), cp.stitch.get(), nullptr, key.data(), iv.data()), 1);
     ASSERT_EQ(EVP_DecryptInit_ex(opener.get(), cp.stitch.get(), nullptr, key.data(), iv.data()), 1);
     uint64_t seq = 0;

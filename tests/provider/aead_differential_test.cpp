@@ -96,7 +96,7 @@ TEST(AeadDifferential, CipherOnlyThenKeyOnlyThenIvOnlyInit) {
     Rng rng = seeded_rng(0x5eed0004);
     const Bytes key = rng.bytes(32), iv = rng.bytes(12), aad = rng.bytes(5), pt = rng.bytes(300);
     same_on_both("ChaCha20-Poly1305", [&](const EVP_CIPHER* c, Transcript& tr) {
-        CtxPtr ctx = new_ctx();
+        CipherCtxPtr ctx = new_cipher_ctx();
         tr.note("init cipher", EVP_CipherInit_ex(ctx.get(), c, nullptr, nullptr, nullptr, 1));
         tr.note("ivlen 12", EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_AEAD_SET_IVLEN, 12, nullptr));
         tr.note("init key", EVP_CipherInit_ex(ctx.get(), nullptr, nullptr, key.data(), nullptr, -1));
@@ -109,7 +109,7 @@ TEST(AeadDifferential, IvOnlyReinitMidMessageStartsAFreshMessage) {
     Rng rng = seeded_rng(0x5eed0005);
     const Bytes key = rng.bytes(32), iv1 = rng.bytes(12), iv2 = rng.bytes(12), aad = rng.bytes(13), pt = rng.bytes(777);
     same_on_both("ChaCha20-Poly1305", [&](const EVP_CIPHER* c, Transcript& tr) {
-        CtxPtr ctx = new_ctx();
+        CipherCtxPtr ctx = new_cipher_ctx();
         int outl;
         Bytes junk(7);
         tr.note("init", EVP_EncryptInit_ex(ctx.get(), c, nullptr, key.data(), iv1.data()));
@@ -125,7 +125,7 @@ TEST(AeadDifferential, KeyOnlyReinitKeepsTheNonce) {
     const Bytes key1 = rng.bytes(32), key2 = rng.bytes(32), iv = rng.bytes(12), aad = rng.bytes(20),
                 pt = rng.bytes(130);
     same_on_both("ChaCha20-Poly1305", [&](const EVP_CIPHER* c, Transcript& tr) {
-        CtxPtr ctx = new_ctx();
+        CipherCtxPtr ctx = new_cipher_ctx();
         int outl;
         Bytes junk(65);
         tr.note("init", EVP_EncryptInit_ex(ctx.get(), c, nullptr, key1.data(), iv.data()));
@@ -142,7 +142,7 @@ TEST(AeadDifferential, ManyMessagesOnOneContext) {
     std::vector<std::pair<Bytes, Bytes>> msgs;
     for (int i = 0; i < 200; ++i) msgs.emplace_back(rng.bytes(12), rng.bytes(rng.below(600)));
     same_on_both("ChaCha20-Poly1305", [&](const EVP_CIPHER* c, Transcript& tr) {
-        CtxPtr ctx = new_ctx();
+        CipherCtxPtr ctx = new_cipher_ctx();
         tr.note("init key", EVP_EncryptInit_ex(ctx.get(), c, nullptr, key.data(), nullptr));
         for (auto& [iv, pt] : msgs) {
             tr.note("init iv", EVP_EncryptInit_ex(ctx.get(), nullptr, nullptr, nullptr, iv.data()));
@@ -158,7 +158,7 @@ TEST(AeadDifferential, PycaSequence) {
     for (int i = 0; i < 50; ++i) {
         const AeadMessage m = random_message(rng, rng.below(40), rng.below(2000));
         auto run = [&](const EVP_CIPHER* c, int enc, const Bytes& text, const Bytes& tag_in, Bytes& tag_out) {
-            CtxPtr ctx = new_ctx();
+            CipherCtxPtr ctx = new_cipher_ctx();
             int outl = -1, ok = 1;
             Bytes out(text.size() + 16);
             ok &= EVP_CipherInit_ex(ctx.get(), c, nullptr, nullptr, nullptr, enc);
@@ -205,9 +205,9 @@ TEST(AeadDifferential, CopiesAreIndependent) {
         AeadMessage a = random_message(rng, rng.below(30), rng.below(500));
         AeadMessage b = random_message(rng, rng.below(30), rng.below(500));
         a.key = b.key = key;
-        CtxPtr base = new_ctx();
+        CipherCtxPtr base = new_cipher_ctx();
         ASSERT_EQ(EVP_EncryptInit_ex(base.get(), cp.stitch.get(), nullptr, key.data(), nullptr), 1);
-        CtxPtr copy = new_ctx();
+        CipherCtxPtr copy = new_cipher_ctx();
         ASSERT_EQ(EVP_CIPHER_CTX_copy(copy.get(), base.get()), 1);
         ASSERT_EQ(EVP_EncryptInit_ex(base.get(), nullptr, nullptr, nullptr, a.nonce.data()), 1);
         ASSERT_EQ(EVP_EncryptInit_ex(copy.get(), nullptr, nullptr, nullptr, b.nonce.data()), 1);

@@ -78,7 +78,7 @@ inline int aead_part(EVP_CIPHER_CTX* ctx, uint8_t* out, const uint8_t* in, size_
 }
 
 struct Lane {
-    CtxPtr ctx;
+    CipherCtxPtr ctx;
     Bytes out;
     bool ok = true;
 };
@@ -92,12 +92,12 @@ inline AeadResult run_aead(const EVP_CIPHER* cipher, int enc, const AeadMessage&
     static const uint8_t kNothing[1] = {0};
     uint8_t spare[1];
     std::vector<Lane> lanes;
-    lanes.push_back(Lane{new_ctx(), p.in_place ? m.text : Bytes(m.text.size(), 0xee)});
+    lanes.push_back(Lane{new_cipher_ctx(), p.in_place ? m.text : Bytes(m.text.size(), 0xee)});
     lanes[0].ok = EVP_CipherInit_ex(lanes[0].ctx.get(), cipher, nullptr, m.key.data(), m.nonce.data(), enc) == 1;
 
     auto copy_here = [&](AeadPlan::Copy where, size_t part) {
         if (p.copy != where || p.copy_part != part || lanes.size() != 1) return;
-        Lane twin{new_ctx(), lanes[0].out, lanes[0].ok};
+        Lane twin{new_cipher_ctx(), lanes[0].out, lanes[0].ok};
         twin.ok &= EVP_CIPHER_CTX_copy(twin.ctx.get(), lanes[0].ctx.get()) == 1;
         if (p.free_original)
             lanes[0] = std::move(twin);

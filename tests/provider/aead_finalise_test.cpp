@@ -29,7 +29,7 @@ AeadVector section_2_8_2() {
 // the finalising EVP_Cipher(ctx, NULL, NULL, 0) returned.
 int evp_cipher_open(const AeadVector& v, const Bytes& ct, const Bytes* tag, bool with_aad, bool with_data) {
     CipherPtr c(providers().fetch("ChaCha20-Poly1305", "stitch"));
-    CtxPtr ctx = new_ctx();
+    CipherCtxPtr ctx = new_cipher_ctx();
     EXPECT_EQ(EVP_DecryptInit_ex(ctx.get(), c.get(), nullptr, v.key.data(), v.nonce.data()), 1);
     if (tag) {
         EXPECT_EQ(EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_AEAD_SET_TAG, 16, const_cast<uint8_t*>(tag->data())), 1);
@@ -75,7 +75,7 @@ TEST(AeadFinalise, EvpCipherNullNullZeroChecksTheTagOnDecrypt) {
 TEST(AeadFinalise, EvpCipherNullNullZeroMakesTheTagOnEncrypt) {
     const AeadVector v = section_2_8_2();
     CipherPtr c(providers().fetch("ChaCha20-Poly1305", "stitch"));
-    CtxPtr ctx = new_ctx();
+    CipherCtxPtr ctx = new_cipher_ctx();
     Bytes ct(v.pt.size()), tag(16);
     ASSERT_EQ(EVP_EncryptInit_ex(ctx.get(), c.get(), nullptr, v.key.data(), v.nonce.data()), 1);
     ASSERT_EQ(EVP_Cipher(ctx.get(), nullptr, v.aad.data(), unsigned(v.aad.size())), int(v.aad.size()));
@@ -92,7 +92,7 @@ TEST(AeadFinalise, ZeroLengthCallsAnywhereChangeNothing) {
     const AeadVector v = section_2_8_2();
     CipherPtr c(providers().fetch("ChaCha20-Poly1305", "stitch"));
     for (int enc : {1, 0}) {
-        CtxPtr ctx = new_ctx();
+        CipherCtxPtr ctx = new_cipher_ctx();
         uint8_t scratch[1] = {0};
         int outl;
         auto empties = [&] {

@@ -25,8 +25,8 @@ Bytes tls12_aad(uint64_t seq, size_t length) {
 
 // A TLS 1.2 context as ssl/t1_enc.c sets it up: key and 12-byte IV in one init,
 // then the two params libssl sends, which a cipher must accept and ignore.
-CtxPtr tls12_ctx(const EVP_CIPHER* c, const Bytes& key, const Bytes& iv, int enc) {
-    CtxPtr ctx = new_ctx();
+CipherCtxPtr tls12_ctx(const EVP_CIPHER* c, const Bytes& key, const Bytes& iv, int enc) {
+    CipherCtxPtr ctx = new_cipher_ctx();
     EXPECT_EQ(EVP_CipherInit_ex(ctx.get(), c, nullptr, key.data(), iv.data(), enc), 1);
     int version = 0x0303;
     size_t mac_size = 0;
@@ -62,8 +62,8 @@ TEST(AeadTls12, RecordsMatchDefaultBothWays) {
     const CipherPair cp = fetch_both("ChaCha20-Poly1305");
     Rng rng = seeded_rng(0x7150001);
     const Bytes key = rng.bytes(32), iv = rng.bytes(12);
-    CtxPtr seal_s = tls12_ctx(cp.stitch.get(), key, iv, 1), seal_d = tls12_ctx(cp.reference.get(), key, iv, 1);
-    CtxPtr open_s = tls12_ctx(cp.stitch.get(), key, iv, 0);
+    CipherCtxPtr seal_s = tls12_ctx(cp.stitch.get(), key, iv, 1), seal_d = tls12_ctx(cp.reference.get(), key, iv, 1);
+    CipherCtxPtr open_s = tls12_ctx(cp.stitch.get(), key, iv, 0);
     uint64_t seq = rng.below(2) ? rng.next() : 0;
     for (size_t plen : tls12_payload_sizes(rng)) {
         ++seq;
@@ -100,7 +100,7 @@ TEST(AeadTls12, BadRecordReturnsZeroAndZeroesThePlaintext) {
     const Bytes key = rng.bytes(32), iv = rng.bytes(12);
     for (const EVP_CIPHER* c : {cp.stitch.get(), cp.reference.get()}) {
         SCOPED_TRACE(c == cp.stitch.get() ? "stitch" : "default");
-        CtxPtr sealer = tls12_ctx(c, key, iv, 1), opener = tls12_ctx(c, key, iv, 0);
+        CipherCtxPtr sealer = tls12_ctx(c, key, iv, 1), opener = tls12_ctx(c, key, iv, 0);
         for (int i = 0; i < 400; ++i) {
             const size_t plen = i < 200 ? size_t(i) : rng.below(16385);
             const uint64_t seq = uint64_t(i) * 7919;
@@ -134,8 +134,8 @@ TEST(AeadTls12, BadRecordReturnsZeroAndZeroesThePlaintext) {
 
 // TLS 1.3 (ssl/tls13_enc.c): per-key setup, then per record an iv-only init.
 struct Tls13Side {
-    CtxPtr ctx;
-    Tls13Side(const EVP_CIPHER* c, const Bytes& key, int enc) : ctx(new_ctx()) {
+    CipherCtxPtr ctx;
+    Tls13Side(const EVP_CIPHER* c, const Bytes& key, int enc) : ctx(new_cipher_ctx()) {
         EXPECT_EQ(EVP_CipherInit_ex(ctx.get(), c, nullptr, nullptr, nullptr, enc), 1);
         EXPECT_EQ(EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_AEAD_SET_IVLEN, 12, nullptr), 1);
         EXPECT_EQ(EVP_CipherInit_ex(ctx.get(), nullptr, nullptr, key.data(), nullptr, enc), 1);

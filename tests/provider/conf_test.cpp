@@ -21,11 +21,6 @@ std::string provider_of(const EVP_CIPHER_CTX* ctx) {
     return p ? OSSL_PROVIDER_get0_name(p) : "(none)";
 }
 
-struct CtxFree {
-    void operator()(EVP_CIPHER_CTX* c) const { EVP_CIPHER_CTX_free(c); }
-};
-using Ctx = std::unique_ptr<EVP_CIPHER_CTX, CtxFree>;
-
 TEST(Conf, RunsUnderTheProjectConfig) {
     const char* conf = std::getenv("OPENSSL_CONF");
     ASSERT_NE(conf, nullptr) << "CTest sets OPENSSL_CONF=conf/stitch.cnf";
@@ -40,7 +35,7 @@ TEST(Conf, ImplicitChacha20Poly1305IsStitch) {
     ASSERT_FALSE(vectors.empty());
     for (const Rfc8439Vector* v : vectors) {
         const Bytes key = v->bytes("key"), nonce = v->bytes("nonce"), aad = v->bytes("aad"), pt = v->bytes("plaintext");
-        Ctx ctx(EVP_CIPHER_CTX_new());
+        CipherCtxPtr ctx = new_cipher_ctx();
         Bytes ct(pt.size()), tag(16);
         int outl = 0;
         ASSERT_EQ(EVP_EncryptInit_ex(ctx.get(), EVP_chacha20_poly1305(), nullptr, key.data(), nonce.data()), 1);
@@ -63,7 +58,7 @@ TEST(Conf, ExplicitFetchWithoutPropertiesIsStitch) {
     const auto v = file.of_kind("aead").at(0);
     const Bytes key = v->bytes("key"), nonce = v->bytes("nonce"), aad = v->bytes("aad"), ct = v->bytes("ciphertext");
     Bytes tag = v->bytes("tag"), pt(ct.size());
-    Ctx ctx(EVP_CIPHER_CTX_new());
+    CipherCtxPtr ctx = new_cipher_ctx();
     int outl = 0;
     ASSERT_EQ(EVP_DecryptInit_ex(ctx.get(), c, nullptr, key.data(), nonce.data()), 1);
     ASSERT_EQ(EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_AEAD_SET_TAG, 16, tag.data()), 1);
@@ -86,7 +81,7 @@ TEST(Conf, ChaCha20ByNameIsStitch) {
             const uint32_t counter = v->u32_decimal("counter");
             Bytes iv = {uint8_t(counter), uint8_t(counter >> 8), uint8_t(counter >> 16), uint8_t(counter >> 24)};
             iv.insert(iv.end(), nonce.begin(), nonce.end());
-            Ctx ctx(EVP_CIPHER_CTX_new());
+            CipherCtxPtr ctx = new_cipher_ctx();
             Bytes ct(pt.size());
             int outl = 0;
             ASSERT_EQ(EVP_EncryptInit_ex(ctx.get(), legacy, nullptr, v->bytes("key").data(), iv.data()), 1);

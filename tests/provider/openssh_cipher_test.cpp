@@ -28,7 +28,7 @@ Bytes plain_packet(Rng& rng, size_t payload_len) {
 
 struct SshCipher {
     CipherPtr cipher{providers().fetch("chacha20-poly1305@openssh.com", "stitch")};
-    CtxPtr seal_ctx = new_ctx(), open_ctx = new_ctx();
+    CipherCtxPtr seal_ctx = new_cipher_ctx(), open_ctx = new_cipher_ctx();
 
     explicit SshCipher(const Bytes& key) {
         const Bytes zero_seq(8, 0);
@@ -157,7 +157,7 @@ TEST(OpensshCipher, CopyAfterInitSealsTheSamePacket) {
         const uint64_t seq = rng.next();
         const Bytes iv = seq_iv(seq), packet = plain_packet(rng, len), in = concat(packet, Bytes(16, 0));
         ASSERT_EQ(EVP_CipherInit_ex(ssh.seal_ctx.get(), nullptr, nullptr, nullptr, iv.data(), -1), 1);
-        CtxPtr copy = new_ctx();
+        CipherCtxPtr copy = new_cipher_ctx();
         ASSERT_EQ(EVP_CIPHER_CTX_copy(copy.get(), ssh.seal_ctx.get()), 1);
         Bytes a(in.size()), b(in.size());
         int outl;

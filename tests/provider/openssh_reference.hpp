@@ -12,9 +12,9 @@
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 
-#include <memory>
 #include <stdexcept>
 
+#include "common/openssh_iv.hpp"
 #include "evp_support.hpp"
 
 namespace stitch::test {
@@ -22,10 +22,7 @@ namespace stitch::test {
 class OpensshReference {
 public:
     OpensshReference()
-        : chacha_(providers().fetch("ChaCha20", "default")),
-          mac_(EVP_MAC_fetch(providers().libctx(), "POLY1305", "provider=default")) {
-        if (!mac_) throw std::runtime_error("fetch POLY1305 from default");
-    }
+        : chacha_(providers().fetch("ChaCha20", "default")), mac_(providers().fetch_mac("POLY1305", "default")) {}
 
     // packet = plain length(4) ‖ payload; returns encrypted length ‖ ciphertext ‖ tag.
     Bytes seal(const Bytes& key, uint64_t seq, const Bytes& packet) const {
@@ -47,17 +44,10 @@ public:
         return chacha(key.data(), 0, seq, zeros.data(), 32);
     }
 
-    static Bytes openssh_iv(uint64_t counter, uint64_t seq) {
-        Bytes iv(16);
-        for (int i = 0; i < 8; ++i) iv[i] = uint8_t(counter >> (8 * i));
-        for (int i = 0; i < 8; ++i) iv[8 + i] = uint8_t(seq >> (56 - 8 * i));
-        return iv;
-    }
-
 private:
     Bytes chacha(const uint8_t* key32, uint64_t counter, uint64_t seq, const uint8_t* in, size_t n) const {
-        const Bytes iv = openssh_iv(counter, seq);
-        CtxPtr ctx = new_ctx();
+        const Bytes iv = openssh_chacha_iv(counter, seq);
+        CipherCtxPtr ctx = new_cipher_ctx();
         Bytes out(n);
         int outl = 0;
         if (EVP_EncryptInit_ex(ctx.get(), chacha_.get(), nullptr, key32, iv.data()) != 1 ||
@@ -67,7 +57,7 @@ private:
     }
 
     Bytes poly1305(const Bytes& key32, const Bytes& msg) const {
-        std::unique_ptr<EVP_MAC_CTX, decltype(&EVP_MAC_CTX_free)> ctx(EVP_MAC_CTX_new(mac_.get()), EVP_MAC_CTX_free);
+        MacCtxPtr ctx(EVP_MAC_CTX_new(mac_.get()));
         Bytes tag(16);
         size_t outl = 0;
         if (!ctx || EVP_MAC_init(ctx.get(), key32.data(), key32.size(), nullptr) != 1 ||
@@ -77,11 +67,8 @@ private:
         return tag;
     }
 
-    struct MacFree {
-        void operator()(EVP_MAC* m) const { EVP_MAC_free(m); }
-    };
     CipherPtr chacha_;
-    std::unique_ptr<EVP_MAC, MacFree> mac_;
+    MacPtr mac_;
 };
 
 }  // namespace stitch::test

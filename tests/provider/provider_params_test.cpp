@@ -124,7 +124,7 @@ TEST(ProviderParams, AlgorithmParamsMatchDefault) {
 TEST(ProviderParams, AeadContextParams) {
     CipherPtr c(providers().fetch("ChaCha20-Poly1305", "stitch"));
     for (int enc : {1, 0}) {
-        CtxPtr ctx = new_ctx();
+        CipherCtxPtr ctx = new_cipher_ctx();
         const Bytes key(32, 7), iv(12, 9);
         ASSERT_EQ(EVP_CipherInit_ex(ctx.get(), c.get(), nullptr, key.data(), iv.data(), enc), 1);
         EXPECT_EQ(EVP_CIPHER_CTX_get_key_length(ctx.get()), 32);

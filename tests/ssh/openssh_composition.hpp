@@ -13,45 +13,19 @@
 
 #include <openssl/evp.h>
 
-#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 
+#include "common/evp_handles.hpp"
+#include "common/openssh_iv.hpp"
 #include "mac/mac_support.hpp"
 
 namespace stitch::test {
 
-struct CipherFree {
-    void operator()(EVP_CIPHER* c) const { EVP_CIPHER_free(c); }
-};
-struct CipherCtxFree {
-    void operator()(EVP_CIPHER_CTX* c) const { EVP_CIPHER_CTX_free(c); }
-};
-using CipherPtr = std::unique_ptr<EVP_CIPHER, CipherFree>;
-using CipherCtxPtr = std::unique_ptr<EVP_CIPHER_CTX, CipherCtxFree>;
-
 inline constexpr size_t kSshKeyLen = 64;
 inline constexpr size_t kSshLengthLen = 4;
 inline constexpr size_t kSshTagLen = 16;
-
-inline CipherPtr fetch_cipher(const char* name, const char* provider) {
-    return CipherPtr(providers().fetch(name, provider));
-}
-
-inline CipherCtxPtr new_cipher_ctx() {
-    CipherCtxPtr c(EVP_CIPHER_CTX_new());
-    if (!c) throw std::runtime_error("EVP_CIPHER_CTX_new");
-    return c;
-}
-
-// OpenSSL's raw ChaCha20 IV as OpenSSH fills it.
-inline Bytes openssh_chacha_iv(uint64_t counter, uint64_t seq) {
-    Bytes iv(16);
-    for (int i = 0; i < 8; ++i) iv[i] = uint8_t(counter >> (8 * i));
-    for (int i = 0; i < 8; ++i) iv[8 + i] = uint8_t(seq >> (56 - 8 * i));
-    return iv;
-}
 
 // Raw ChaCha20 from `cipher` over in[0..n) with the given IV, in update calls
 // of the given sizes (one call when `parts` is empty).
@@ -103,7 +77,7 @@ private:
         return raw_chacha20(chacha_.get(), key32, openssh_chacha_iv(counter, seq), in, n);
     }
 
-    CipherPtr chacha_ = fetch_cipher("ChaCha20", "default");
+    CipherPtr chacha_ = providers().fetch("ChaCha20", "default");
     MacPtr mac_ = fetch_poly1305("default");
 };
 
@@ -152,7 +126,7 @@ public:
 
 private:
     bool enc_;
-    CipherPtr cipher_ = fetch_cipher("chacha20-poly1305@openssh.com", "stitch");
+    CipherPtr cipher_ = providers().fetch("chacha20-poly1305@openssh.com", "stitch");
     CipherCtxPtr ctx_ = new_cipher_ctx();
 };
 

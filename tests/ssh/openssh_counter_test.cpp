@@ -23,13 +23,13 @@ TEST(OpensshCounterLayout, IvBytesAreLe64CounterThenBe64Seq) {
 // A payload spanning the carry, stitch (random update splits) vs default.
 TEST(OpensshCounterLayout, StitchChaCha20MatchesDefaultAcrossTheCarry) {
     Rng rng = seeded_rng(0x55c0'0001);
-    const CipherPtr stitch = fetch_cipher("ChaCha20", "stitch"), reference = fetch_cipher("ChaCha20", "default");
+    const CipherPtr stitch = providers().fetch("ChaCha20", "stitch"), reference = providers().fetch("ChaCha20", "default");
     for (uint64_t start : kStarts) {
         for (int round = 0; round < 20; ++round) {
             const Bytes key = rng.bytes(32), iv = openssh_chacha_iv(start, rng.next());
             const Bytes in = rng.bytes(5 * 64 + rng.below(130));
             const Bytes want = raw_chacha20(reference.get(), key.data(), iv, in.data(), in.size());
-            const Bytes got = raw_chacha20(stitch.get(), key.data(), iv, in.data(), in.size(), random_split(rng, in.size()));
+            const Bytes got = raw_chacha20(stitch.get(), key.data(), iv, in.data(), in.size(), random_mac_split(rng, in.size()));
             ASSERT_EQ(to_hex(got), to_hex(want)) << "start counter 0x" << std::hex << start;
         }
     }
@@ -42,7 +42,7 @@ TEST(OpensshCounterLayout, CarryReachesTheHighWord) {
     const Bytes key = rng.bytes(32), zeros(128, 0);
     const uint64_t seq = rng.next();
     for (const char* provider : {"stitch", "default"}) {
-        const CipherPtr c = fetch_cipher("ChaCha20", provider);
+        const CipherPtr c = providers().fetch("ChaCha20", provider);
         const Bytes spanning = raw_chacha20(c.get(), key.data(), openssh_chacha_iv(kCarry - 1, seq), zeros.data(), 128);
         const Bytes after = raw_chacha20(c.get(), key.data(), openssh_chacha_iv(kCarry, seq), zeros.data(), 64);
         const Bytes wrapped = raw_chacha20(c.get(), key.data(), openssh_chacha_iv(0, seq), zeros.data(), 64);
@@ -55,7 +55,7 @@ TEST(OpensshCounterLayout, CarryReachesTheHighWord) {
 // ctr[0..1] = the 64-bit counter, ctr[2..3] = the BE64 sequence number.
 TEST(OpensshCounterLayout, KernelsMatchDefaultAcrossTheCarry) {
     Rng rng = seeded_rng(0x55c0'0003);
-    const CipherPtr reference = fetch_cipher("ChaCha20", "default");
+    const CipherPtr reference = providers().fetch("ChaCha20", "default");
     for (const KernelUnderTest& k : openssh_kernels()) {
         for (uint64_t start : kStarts) {
             for (size_t blocks : {2, 5, 8, 9, 16, 17}) {

@@ -12,12 +12,6 @@ namespace {
 // payload), the short path and the batch edges.
 const size_t kLengths[] = {0, 1, 11, 12, 13, 28, 64, 124, 125, 191, 192, 193, 508, 700};
 
-bool all_zero(const Bytes& b) {
-    for (uint8_t x : b)
-        if (x) return false;
-    return true;
-}
-
 TEST(OpensshRefusal, EveryBitFlipThroughEveryKernelSet) {
     Rng rng = seeded_rng(0x55f0'0001);
     const DefaultComposition reference;

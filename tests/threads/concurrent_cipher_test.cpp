@@ -35,11 +35,6 @@ struct Job {
     Bytes sealed;  // ciphertext ‖ tag (AEAD and OpenSSH), ciphertext (ChaCha20)
 };
 
-struct CtxFree {
-    void operator()(EVP_CIPHER_CTX* c) const { EVP_CIPHER_CTX_free(c); }
-};
-using Ctx = std::unique_ptr<EVP_CIPHER_CTX, CtxFree>;
-
 // Seals a job's plaintext on `ctx`, which may already hold the key (then
 // `key` is NULL): the way each cipher is called in real use. Empty: refused.
 std::optional<Bytes> seal(EVP_CIPHER_CTX* ctx, const EVP_CIPHER* c, const Job& j, const uint8_t* key) {
@@ -85,17 +80,16 @@ std::vector<Job> make_jobs(const ProviderPair& pp) {
     static constexpr size_t kLengths[] = {0, 1, 63, 64, 65, 191, 192, 193, 300, 511, 512, 513, 1300, 4096, 16384};
     std::vector<Job> jobs;
     for (Alg alg : {aead, chacha, openssh}) {
-        EVP_CIPHER* c = pp.fetch(kNames[alg], "stitch");
+        const CipherPtr c = pp.fetch(kNames[alg], "stitch");
         for (size_t n : kLengths) {
             Job j{alg, rng.bytes(alg == openssh ? 64 : 32), rng.bytes(alg == aead ? 12 : alg == chacha ? 16 : 8),
                   rng.bytes(alg == aead ? 13 : 0), rng.bytes(alg == openssh ? 4 + n : n), {}};
-            Ctx ctx(EVP_CIPHER_CTX_new());
-            const std::optional<Bytes> sealed = seal(ctx.get(), c, j, j.key.data());
+            CipherCtxPtr ctx(EVP_CIPHER_CTX_new());
+            const std::optional<Bytes> sealed = seal(ctx.get(), c.get(), j, j.key.data());
             if (!sealed) throw std::runtime_error(std::string("single-threaded seal: ") + kNames[alg]);
             j.sealed = *sealed;
             jobs.push_back(std::move(j));
         }
-        EVP_CIPHER_free(c);
     }
     return jobs;
 }
@@ -104,11 +98,10 @@ std::vector<Job> make_jobs(const ProviderPair& pp) {
 void check_against_default(const ProviderPair& pp, const std::vector<Job>& jobs) {
     for (const Job& j : jobs) {
         if (j.alg == openssh) continue;  // no default counterpart; tests/provider composes one
-        EVP_CIPHER* c = pp.fetch(kNames[j.alg], "default");
-        Ctx ctx(EVP_CIPHER_CTX_new());
-        const std::optional<Bytes> reference = seal(ctx.get(), c, j, j.key.data());
+        const CipherPtr c = pp.fetch(kNames[j.alg], "default");
+        CipherCtxPtr ctx(EVP_CIPHER_CTX_new());
+        const std::optional<Bytes> reference = seal(ctx.get(), c.get(), j, j.key.data());
         ASSERT_TRUE(reference && *reference == j.sealed) << kNames[j.alg] << " differs from default at " << j.pt.size();
-        EVP_CIPHER_free(c);
     }
 }
 
@@ -149,7 +142,7 @@ protected:
         if (!open(ctx, c, j, key)) failed(std::string(kNames[j.alg]) + " open failed at " + std::to_string(j.pt.size()));
     }
 
-    void worker(int t, Sharing sharing, int iterations, EVP_CIPHER* const* shared, const std::vector<Ctx>& templates) {
+    void worker(int t, Sharing sharing, int iterations, const CipherPtr* shared, const std::vector<CipherCtxPtr>& templates) {
         const std::vector<Job>& jobs = *jobs_;
         OSSL_LIB_CTX* libctx = pp_->libctx();
         OSSL_LIB_CTX* own = nullptr;
@@ -167,9 +160,9 @@ protected:
         for (int i = 0; i < iterations; ++i) {
             const size_t k = size_t(t * 7 + i * 13) % jobs.size();
             const Job& j = jobs[k];
-            Ctx ctx(EVP_CIPHER_CTX_new());
+            CipherCtxPtr ctx(EVP_CIPHER_CTX_new());
             if (sharing == Sharing::shared_cipher) {
-                run_job(ctx.get(), shared[j.alg], j, j.key.data());
+                run_job(ctx.get(), shared[j.alg].get(), j, j.key.data());
             } else if (sharing == Sharing::dup_template) {
                 // pyca's way with OpenSSL >= 3.2: copy a keyed context, then set the IV.
                 if (EVP_CIPHER_CTX_copy(ctx.get(), templates[k].get()) != 1) failed("EVP_CIPHER_CTX_copy");
@@ -203,12 +196,12 @@ TEST_P(ConcurrentCipher, OutputsMatchSingleThreaded) {
     const std::vector<Job>& jobs = *jobs_;
     check_against_default(*pp_, jobs);
 
-    EVP_CIPHER* shared[3];
+    CipherPtr shared[3];
     for (int a = 0; a < 3; ++a) shared[a] = pp_->fetch(kNames[a], "stitch");
-    std::vector<Ctx> templates;  // one keyed context per job, read by every thread at once
+    std::vector<CipherCtxPtr> templates;  // one keyed context per job, read by every thread at once
     for (const Job& j : jobs) {
         templates.emplace_back(EVP_CIPHER_CTX_new());
-        ASSERT_EQ(EVP_EncryptInit_ex(templates.back().get(), shared[j.alg], nullptr, j.key.data(), nullptr), 1);
+        ASSERT_EQ(EVP_EncryptInit_ex(templates.back().get(), shared[j.alg].get(), nullptr, j.key.data(), nullptr), 1);
     }
 
     const int iterations = sharing == Sharing::own_libctx ? 30 : 4000 / threads;
@@ -221,7 +214,6 @@ TEST_P(ConcurrentCipher, OutputsMatchSingleThreaded) {
         });
     for (std::thread& th : pool) th.join();
 
-    for (EVP_CIPHER* c : shared) EVP_CIPHER_free(c);
     EXPECT_EQ(failures_.load(), 0) << "first failure: " << first_failure_;
     EXPECT_EQ(jobs_run_.load(), threads * iterations);
 }

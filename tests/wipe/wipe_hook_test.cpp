@@ -73,11 +73,6 @@ std::vector<Report> record(F&& action) {
 
 // --- the provider, linked in ------------------------------------------------
 
-struct CipherFree {
-    void operator()(EVP_CIPHER* c) const { EVP_CIPHER_free(c); }
-};
-using CipherPtr = std::unique_ptr<EVP_CIPHER, CipherFree>;
-
 class LinkedProvider {
 public:
     LinkedProvider() {
@@ -112,11 +107,6 @@ LinkedProvider& linked() {
 }
 
 // --- scenarios ----------------------------------------------------------------
-
-struct CtxFree {
-    void operator()(EVP_CIPHER_CTX* c) const { EVP_CIPHER_CTX_free(c); }
-};
-using CtxPtr = std::unique_ptr<EVP_CIPHER_CTX, CtxFree>;
 
 struct Scenario {
     const char* name;
@@ -175,9 +165,9 @@ const Scenario kScenarios[] = {
 };
 
 // A context of `s`'s cipher after real use under key1.
-CtxPtr used_context(const Scenario& s, const Bytes& key1, const Bytes& iv, const Bytes& in) {
+CipherCtxPtr used_context(const Scenario& s, const Bytes& key1, const Bytes& iv, const Bytes& in) {
     CipherPtr cipher = linked().fetch(s.cipher);
-    CtxPtr ctx(EVP_CIPHER_CTX_new());
+    CipherCtxPtr ctx(EVP_CIPHER_CTX_new());
     EXPECT_EQ(EVP_CipherInit_ex(ctx.get(), cipher.get(), nullptr, key1.data(), iv.data(), s.enc), 1);
     s.use(ctx.get(), in);
     return ctx;
@@ -223,7 +213,7 @@ TEST_P(WipeHook, FreeWipesEverySecretThenTheWholeContext) {
     const Scenario& s = GetParam();
     Rng rng(0x3b1e);
     const Bytes key1 = rng.bytes(s.keylen), iv = rng.bytes(s.ivlen), in = rng.bytes(128);
-    CtxPtr ctx = used_context(s, key1, iv, in);
+    CipherCtxPtr ctx = used_context(s, key1, iv, in);
     ASSERT_FALSE(::testing::Test::HasFailure());
 
     const auto rs = record([&] { ctx.reset(); });  // EVP_CIPHER_CTX_free → the provider's freectx
@@ -244,7 +234,7 @@ TEST_P(WipeHook, ReKeyWipesEverySecretBeforeTheNewKeyAndStillWorks) {
     const Scenario& s = GetParam();
     Rng rng(0x7e4e);
     const Bytes key1 = rng.bytes(s.keylen), key2 = rng.bytes(s.keylen), iv = rng.bytes(s.ivlen), in = rng.bytes(128);
-    CtxPtr ctx = used_context(s, key1, iv, in);
+    CipherCtxPtr ctx = used_context(s, key1, iv, in);
     ASSERT_FALSE(::testing::Test::HasFailure());
 
     const uint8_t* new_iv = s.rekey_with_iv ? iv.data() : nullptr;
@@ -257,7 +247,7 @@ TEST_P(WipeHook, ReKeyWipesEverySecretBeforeTheNewKeyAndStillWorks) {
     // nothing of key1's message survives the wipe, and the new key took.
     const Scenario fresh_use{s.name, s.cipher, s.keylen, s.ivlen, s.enc, false, [](EVP_CIPHER_CTX*, const Bytes&) {},
                              {}};
-    CtxPtr fresh = used_context(fresh_use, key2, iv, in);
+    CipherCtxPtr fresh = used_context(fresh_use, key2, iv, in);
     const size_t n = std::string_view(s.cipher) == "chacha20-poly1305@openssh.com" ? 4 + 60 + 16 : 77;
     Bytes a(n), b(n);
     if (std::string_view(s.cipher) == "ChaCha20-Poly1305") {

@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <string_view>
 
 namespace stitch::kern {
@@ -61,6 +62,25 @@ const Impl kPortable = {
 }  // namespace
 
 const Impl& portable_impl() noexcept { return kPortable; }
+
+std::span<const Impl* const> runnable_impls() noexcept {
+    struct List {
+        const Impl* items[16];
+        size_t count = 0;
+        void add(const Impl* impl) {
+            for (size_t i = 0; i < count; ++i)
+                if (items[i] == impl) return;
+            if (count < std::size(items)) items[count++] = impl;
+        }
+    };
+    static const List list = [] {
+        List l;
+        l.add(&kPortable);
+        for (const Impl* impl : avx2_impls()) l.add(impl);
+        return l;
+    }();
+    return {list.items, list.count};
+}
 
 CpuFeatures cpu_features_raw() noexcept {
     static const CpuFeatures raw = probe();

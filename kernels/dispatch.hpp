@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "kernels/aead.hpp"
 #include "kernels/chacha20.hpp"
@@ -42,6 +43,15 @@ const Impl& portable_impl() noexcept;
 // The AVX2+BMI2 kernels, or nullptr where this build or this CPU lacks them.
 // Tests call it to run those kernels directly whatever dispatch chose.
 const Impl* avx2_impl() noexcept;
+
+// Every AVX2 Impl this build has (one per shape), empty where the CPU lacks
+// AVX2+BMI2.
+std::span<const Impl* const> avx2_impls() noexcept;
+
+// Every kernel set (and shape) this build has and this CPU can run, by
+// CPUID and XGETBV without the STITCH_CLEAR_CPUID mask, portable first, each
+// once. Tests and benchmarks run every entry, whatever dispatch chose.
+std::span<const Impl* const> runnable_impls() noexcept;
 
 // The set dispatch chose for this process: decided on the first call (the
 // provider makes that call in OSSL_provider_init) and never again.

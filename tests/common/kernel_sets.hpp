@@ -1,6 +1,6 @@
-// The kernel sets a kernel test runs every vector through: the portable
-// reference, whatever dispatch chose for this process, and the AVX2 set
-// whenever this build and CPU have it (even if dispatch was masked down).
+// The kernel sets a kernel test runs every vector through: every Impl this
+// build has and this CPU can run (runnable_impls(): portable first, then each
+// vector set and shape), whatever dispatch chose for this process.
 #pragma once
 
 #include <string>
@@ -11,15 +11,17 @@
 namespace stitch::test {
 
 struct KernelSet {
-    std::string label;  // for SCOPED_TRACE
+    std::string label;  // for SCOPED_TRACE and test names
     const kern::Impl* impl;
 };
 
 inline std::vector<KernelSet> kernel_sets() {
-    std::vector<KernelSet> sets{{"portable_impl()", &kern::portable_impl()},
-                                {std::string("active_impl() = ") + kern::active_impl().name, &kern::active_impl()}};
-    if (const kern::Impl* avx2 = kern::avx2_impl(); avx2 && avx2 != &kern::active_impl())
-        sets.push_back({"avx2_impl()", avx2});
+    std::vector<KernelSet> sets;
+    for (const kern::Impl* impl : kern::runnable_impls()) {
+        std::string label = impl->name;
+        if (impl == &kern::active_impl()) label += " (active)";
+        sets.push_back({label, impl});
+    }
     return sets;
 }
 

@@ -1,11 +1,11 @@
-// The AVX2 vector Poly1305 (kernels/poly1305_avx2.hpp) against the portable
+// The AVX2 vector Poly1305 (kernels/avx2/poly1305_vector.hpp) against the portable
 // blocks. The two may leave different representatives of the same value mod
 // p = 2^130 - 5, so states are compared reduced mod p, and every state the
 // vector code leaves is checked to be in the range poly1305_final and the
 // scalar blocks accept (h2 <= 4). Both entries are tested: the dispatching
 // one, and the vector path forced for every size (or short inputs would only
 // ever reach the MULX code).
-#include "kernels/poly1305_avx2.hpp"
+#include "kernels/avx2/poly1305_vector.hpp"
 
 #include <gtest/gtest.h>
 

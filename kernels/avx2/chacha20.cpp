@@ -2,9 +2,9 @@
 // batches at a time while they last, then the quickest shape for what is
 // left. Raw ChaCha20, OpenSSH's 64-bit counter layout and every keystream
 // use go through here.
-#include "kernels/avx2.hpp"
+#include "kernels/avx2/kernels.hpp"
 #include "kernels/bytes.hpp"
-#include "kernels/chacha20_avx2.hpp"
+#include "kernels/avx2/chacha20.hpp"
 
 namespace stitch::kern {
 

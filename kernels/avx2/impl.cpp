@@ -2,9 +2,9 @@
 // AVX2 and BMI2 and the OS saves ymm state (cpu_features_raw: CPUID and
 // XGETBV, no STITCH_CLEAR_CPUID mask, so tests can reach these kernels
 // directly even when dispatch is forced down to portable).
-#include "kernels/avx2.hpp"
+#include "kernels/avx2/kernels.hpp"
 #include "kernels/dispatch.hpp"
-#include "kernels/poly1305_avx2.hpp"
+#include "kernels/avx2/poly1305_vector.hpp"
 
 namespace stitch::kern {
 
@@ -23,6 +23,12 @@ const Impl kAvx2 = {
 const Impl* avx2_impl() noexcept {
     const CpuFeatures f = cpu_features_raw();
     return f.avx2 && f.bmi2 ? &kAvx2 : nullptr;
+}
+
+std::span<const Impl* const> avx2_impls() noexcept {
+    static const Impl* const all[] = {&kAvx2};
+    if (!avx2_impl()) return {};
+    return all;
 }
 
 }  // namespace stitch::kern

@@ -11,10 +11,10 @@
 //         before its output overwrites them, so in == out works.
 #include <algorithm>
 
-#include "kernels/aead_avx2.hpp"
-#include "kernels/avx2.hpp"
+#include "kernels/avx2/aead.hpp"
+#include "kernels/avx2/kernels.hpp"
 #include "kernels/bytes.hpp"
-#include "kernels/poly1305_avx2.hpp"
+#include "kernels/avx2/poly1305_vector.hpp"
 
 namespace stitch::kern {
 

@@ -10,8 +10,8 @@
 #include <cstring>
 
 #include "kernels/aead.hpp"
-#include "kernels/chacha20_avx2.hpp"
-#include "kernels/poly1305_mulx.hpp"
+#include "kernels/avx2/chacha20.hpp"
+#include "kernels/avx2/poly1305_mulx.hpp"
 
 namespace stitch::kern::avx2 {
 
@@ -128,7 +128,7 @@ STITCH_INLINE_AVX2_BMI2 void wipe_upto(U32x8 (&ks)[1][16], size_t n) {
 
 // Opens of 1..kShortMax bytes with the MAC not keyed yet: the text's
 // keystream in one call, the key block and the MAC beside its rounds
-// (aead_short_avx2.cpp).
+// (avx2/aead_short.cpp).
 STITCH_TARGET_AVX2_BMI2 void short_open(AeadState& st, const uint8_t* in, uint8_t* out, size_t len) noexcept;
 
 }  // namespace stitch::kern::avx2

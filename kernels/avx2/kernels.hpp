@@ -1,5 +1,5 @@
 // Entry points of the AVX2+BMI2 kernel set (one .cpp per kernel, each
-// function switched on with a target attribute). impl_avx2.cpp gathers them
+// function switched on with a target attribute). avx2/impl.cpp gathers them
 // into the Impl table; nothing else should call them without checking
 // cpu_features_raw() first, as the instructions fault on older CPUs.
 #pragma once

@@ -17,15 +17,15 @@
 // keep them): about 200 cycles, which is why short inputs take the scalar
 // MULX code (kPoly1305Avx2MinBlocks). Past that, on Zen 5: 0.39 cycles per
 // byte at 16-64 KiB, against 0.89 for MULX.
-#include "kernels/poly1305_avx2.hpp"
+#include "kernels/avx2/poly1305_vector.hpp"
 
 #include <immintrin.h>
 
 #include <cstddef>
 
-#include "kernels/avx2.hpp"
+#include "kernels/avx2/kernels.hpp"
 #include "kernels/bytes.hpp"
-#include "kernels/poly1305_mulx.hpp"
+#include "kernels/avx2/poly1305_mulx.hpp"
 
 namespace stitch::kern {
 namespace {

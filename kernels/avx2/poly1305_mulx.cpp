@@ -1,10 +1,10 @@
 // Poly1305 over whole blocks with MULX (BMI2): the Impl::poly1305_blocks of
 // the AVX2 kernel set. Buffering, padding and the final reduction stay in
-// poly1305_portable.cpp, shared by every kernel set.
+// portable/poly1305.cpp, shared by every kernel set.
 #include <immintrin.h>
 
-#include "kernels/avx2.hpp"
-#include "kernels/poly1305_mulx.hpp"
+#include "kernels/avx2/kernels.hpp"
+#include "kernels/avx2/poly1305_mulx.hpp"
 #include "kernels/simd/u32x8.hpp"
 
 namespace stitch::kern {

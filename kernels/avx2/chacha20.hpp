@@ -1,7 +1,7 @@
 // ChaCha20 (RFC 8439 §2.3) in batches of eight blocks for the AVX2 kernels,
 // in the word-per-register layout: ymm register i holds state word i of all
 // eight blocks, so a round is plain lane-wise arithmetic with no diagonal
-// shuffles. Shared by chacha20_avx2.cpp and the AEAD kernels, which run
+// shuffles. Shared by avx2/chacha20.cpp and the AEAD kernels, which run
 // Poly1305 "beside" the rounds through a callback.
 #pragma once
 
@@ -229,8 +229,8 @@ STITCH_INLINE_AVX2_BMI2 void keystream_rows(const ChaChaState& st, U32x8 (&ks)[1
 
 // One block in general-purpose registers, a double round per call, to run
 // beside the vector rounds (their `beside` steps) on the integer ports they
-// leave idle. The first keystream call of a message (aead_stitched_avx2.cpp)
-// and the short open (aead_short_avx2.cpp) compute the Poly1305 key block
+// leave idle. The first keystream call of a message (avx2/aead_stitched.cpp)
+// and the short open (avx2/aead_short.cpp) compute the Poly1305 key block
 // this way, so the MAC is keyed halfway through the text's rounds and no
 // vector lane goes to block 0. On Zen 5 a vector op takes two cycles and a
 // scalar one one: the ten double rounds take ~300 cycles against ~490 for

@@ -1,5 +1,5 @@
 // Poly1305 (RFC 8439 §2.5.1) block arithmetic for the AVX2 kernel set, in the
-// same 64-bit limbs and the same partial reduction as poly1305_portable.cpp,
+// same 64-bit limbs and the same partial reduction as portable/poly1305.cpp,
 // so a Poly1305State moves between kernels bit for bit. Split into small
 // stages (add the block, multiply, fold 2^130) so the stitched kernels can
 // place them between ChaCha20 rounds; BMI2 turns each 64x64 product into one

@@ -5,10 +5,10 @@
 // whole-record open computes the tag over the ciphertext first and writes
 // (in ^ keystream) masked by the verdict: the plaintext of an authentic
 // record, zeros otherwise, with no branch on the tag. (Short seals take the
-// one pass, aead_stitched_avx2.cpp: their MAC needs the keystream first, so
+// one pass, avx2/aead_stitched.cpp: their MAC needs the keystream first, so
 // nothing here would run beside the rounds but the key.)
-#include "kernels/aead_avx2.hpp"
-#include "kernels/avx2.hpp"
+#include "kernels/avx2/aead.hpp"
+#include "kernels/avx2/kernels.hpp"
 #include "kernels/bytes.hpp"
 
 namespace stitch::kern {

@@ -23,9 +23,16 @@ public:
         if (!p_) throw std::bad_alloc();
         std::memset(p_.get(), 0, bytes);
     }
-    uint8_t* data() const { return p_.get(); }
+    // n bytes starting `page_offset` bytes into a page (bench/placement.hpp).
+    Buffer(size_t n, size_t page_offset) : n_(n), off_(page_offset % 4096) {
+        const size_t bytes = (off_ + n + 4096) / 4096 * 4096;
+        p_.reset(static_cast<uint8_t*>(std::aligned_alloc(4096, bytes)));
+        if (!p_) throw std::bad_alloc();
+        std::memset(p_.get(), 0, bytes);
+    }
+    uint8_t* data() const { return p_.get() + off_; }
     size_t size() const { return n_; }
-    std::span<const uint8_t> span() const { return {p_.get(), n_}; }
+    std::span<const uint8_t> span() const { return {data(), n_}; }
 
 private:
     struct Free {
@@ -33,6 +40,7 @@ private:
     };
     std::unique_ptr<uint8_t, Free> p_;
     size_t n_ = 0;
+    size_t off_ = 0;
 };
 
 // splitmix64 bytes: the same inputs in every run.

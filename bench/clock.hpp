@@ -1,6 +1,11 @@
-// The core clock, measured: a chain of dependent adds retires one add per
-// core cycle, so adds per nanosecond is the core frequency. The TSC is timed
-// beside it because it ticks at its own fixed rate, not at the core clock.
+// The core clock, measured. Where the kernel lets this thread count its own
+// core cycles (perf_event_open, PERF_COUNT_HW_CPU_CYCLES), cycles per
+// nanosecond of thread CPU time; elsewhere (VMs without a PMU) a chain of
+// dependent IMULs, three cycles each on every x86-64 core since Sandy Bridge
+// and Zen, so IMULs per nanosecond times three is the core frequency. (A
+// chain of adds is not: Golden Cove's renamer eliminates dependent
+// add-immediates and read 9-17 GHz.) The TSC is timed beside it because it
+// ticks at its own fixed rate, not at the core clock.
 #pragma once
 
 namespace stitch::bench {
@@ -9,6 +14,10 @@ namespace stitch::bench {
 // wall clock, so a time slice the scheduler gives another process on this
 // 2-core machine does not land in a sample.
 double thread_cpu_ns();
+
+// "perf cycles" or "dependent imuls": what the readings below come from,
+// decided at the first reading.
+const char* clock_source();
 
 struct ClockReading {
     double core_ghz = 0;  // median over trials

@@ -15,45 +15,51 @@
 namespace stitch::bench {
 
 // TLS 1.3 seal: re-init with the IV only, 5-byte record header as AAD
-// (update with out == NULL), the data in place, final, get the tag.
+// (update with out == NULL), the data in place, final, get the tag. With
+// --place (bench/placement.hpp), in place or out of place at those offsets.
 class Tls13Seal {
 public:
     Tls13Seal(const EVP_CIPHER* aead, size_t len);
     bool operator()() noexcept;
-    std::span<const uint8_t> output() const { return buf_.span(); }  // ciphertext ‖ tag
+    std::span<const uint8_t> output() const { return out_.span(); }  // ciphertext ‖ tag
 
 private:
     CipherCtxPtr ctx_;
-    Buffer buf_;
+    Buffer in_;   // the plaintext, out of place; empty in place
+    Buffer out_;  // ciphertext ‖ tag (in place: the plaintext first)
     size_t len_;
 };
 
 // TLS 1.3 open: re-init with the IV only, set the tag, AAD, the data (out of
-// place, so every call opens the same authentic record), final.
+// place, so every call opens the same authentic record), final. Placed in
+// place with --place, each call first copies the record into its buffer.
 class Tls13Open {
 public:
     // `record` is ciphertext ‖ tag as Tls13Seal produced it for this length.
     Tls13Open(const EVP_CIPHER* aead, std::span<const uint8_t> record);
     bool operator()() noexcept;
-    std::span<const uint8_t> output() const { return out_.span(); }  // plaintext
+    std::span<const uint8_t> output() const { return {out_.data(), len_}; }  // plaintext
 
 private:
     CipherCtxPtr ctx_;
     Buffer record_;
     Buffer out_;
     size_t len_;
+    bool in_place_ = false;
 };
 
-// Raw ChaCha20: re-init with the 16-byte IV (counter ‖ nonce), one in-place update.
+// Raw ChaCha20: re-init with the 16-byte IV (counter ‖ nonce), one in-place
+// update (out of place with --place=IN,OUT).
 class ChaCha20Xor {
 public:
     ChaCha20Xor(const EVP_CIPHER* chacha, size_t len);
     bool operator()() noexcept;
-    std::span<const uint8_t> output() const { return buf_.span(); }
+    std::span<const uint8_t> output() const { return out_.span(); }
 
 private:
     CipherCtxPtr ctx_;
-    Buffer buf_;
+    Buffer in_;  // out of place only
+    Buffer out_;
     size_t len_;
 };
 

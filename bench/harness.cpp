@@ -77,6 +77,7 @@ Timing alternate(std::span<Subject* const> subjects, const Settings& settings) {
         out[i].median_ns = quantile(per_msg[i], 0.5);
         out[i].p25_ns = quantile(per_msg[i], 0.25);
         out[i].p75_ns = quantile(per_msg[i], 0.75);
+        out[i].min_ns = quantile(per_msg[i], 0.0);
     }
     timing.core_ghz = quantile(ghz, 0.5);
     return timing;

@@ -51,6 +51,7 @@ struct Result {
     double median_ns = 0;  // per message
     double p25_ns = 0;
     double p75_ns = 0;
+    double min_ns = 0;  // the fastest repetition: what other processes' load cannot inflate
 };
 
 struct Timing {
@@ -61,7 +62,7 @@ struct Timing {
 // Times every subject `reps` times. Each repetition takes one sample of each
 // subject, and the subject that goes first rotates, so clock drift and load
 // from the other core fall on all of them alike. Each repetition also times
-// the dependent-add chain, so cycles per byte use the clock the row ran at.
+// the core clock (bench/clock.hpp), so cycles per byte use the clock the row ran at.
 Timing alternate(std::span<Subject* const> subjects, const Settings& settings);
 
 }  // namespace stitch::bench

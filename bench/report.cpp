@@ -34,11 +34,13 @@ void print_table(const Table& t, std::FILE* out) {
     std::fprintf(out, "\n%s\n", t.title.c_str());
     for (const auto& n : t.notes) std::fprintf(out, "  %s\n", n.c_str());
     const bool pair = t.columns.size() == 2;
+    const bool wide = t.columns.size() > 2;  // ns and c/B only, or the lines get too long to read
 
     std::fprintf(out, "%-9s %6s", "op", "bytes");
     for (const auto& c : t.columns) std::fprintf(out, " %12s", (c + " ns").c_str());
     if (pair) std::fprintf(out, " %8s", "speedup");
-    for (const auto& c : t.columns) std::fprintf(out, " %12s", (c + " GB/s").c_str());
+    if (!wide)
+        for (const auto& c : t.columns) std::fprintf(out, " %12s", (c + " GB/s").c_str());
     for (const auto& c : t.columns) std::fprintf(out, " %12s", (c + " c/B").c_str());
     std::fprintf(out, " %6s %5s\n", "noise", "GHz");
 
@@ -58,7 +60,8 @@ void print_table(const Table& t, std::FILE* out) {
                 std::fprintf(out, " %8s", "-");
             }
         }
-        for (const auto& r : row.results) std::fprintf(out, " %12s", gbps_text(r, row.bytes).c_str());
+        if (!wide)
+            for (const auto& r : row.results) std::fprintf(out, " %12s", gbps_text(r, row.bytes).c_str());
         for (const auto& r : row.results) std::fprintf(out, " %12s", cpb_text(r, row.bytes, row.core_ghz).c_str());
         // Half the interquartile range, relative to the median: how far the
         // repetitions of the noisiest column strayed.
@@ -75,8 +78,8 @@ void write_results(const Table& t, std::FILE* out) {
     for (const auto& row : t.rows)
         for (size_t i = 0; i < t.columns.size(); ++i)
             if (row.results[i].ok)
-                std::fprintf(out, "%s\t%s\t%zu\t%s\t%.3f\t%.4f\n", t.id.c_str(), row.op.c_str(), row.bytes,
-                             t.columns[i].c_str(), row.results[i].median_ns, row.core_ghz);
+                std::fprintf(out, "%s\t%s\t%zu\t%s\t%.3f\t%.4f\t%.3f\n", t.id.c_str(), row.op.c_str(), row.bytes,
+                             t.columns[i].c_str(), row.results[i].median_ns, row.core_ghz, row.results[i].min_ns);
     std::fflush(out);
 }
 
@@ -84,9 +87,9 @@ std::vector<ResultLine> read_results(std::FILE* in) {
     std::vector<ResultLine> lines;
     char id[64], op[64], column[64];
     size_t bytes;
-    double ns, ghz;
-    while (std::fscanf(in, "%63s %63s %zu %63s %lf %lf", id, op, &bytes, column, &ns, &ghz) == 6)
-        lines.push_back({id, op, column, bytes, ns, ghz});
+    double ns, ghz, min_ns;
+    while (std::fscanf(in, "%63s %63s %zu %63s %lf %lf %lf", id, op, &bytes, column, &ns, &ghz, &min_ns) == 7)
+        lines.push_back({id, op, column, bytes, ns, ghz, min_ns});
     return lines;
 }
 

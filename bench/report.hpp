@@ -33,13 +33,14 @@ struct Table {
 
 void print_table(const Table& t, std::FILE* out);
 
-// One line per measured cell: "id<TAB>op<TAB>bytes<TAB>column<TAB>ns<TAB>ghz".
+// One line per measured cell: "id<TAB>op<TAB>bytes<TAB>column<TAB>ns<TAB>ghz<TAB>min_ns"
+// (ns the median; scripts/bench-layout.sh reads min_ns too).
 void write_results(const Table& t, std::FILE* out);
 
 struct ResultLine {
     std::string id, op, column;
     size_t bytes = 0;
-    double ns = 0, ghz = 0;
+    double ns = 0, ghz = 0, min_ns = 0;
 };
 std::vector<ResultLine> read_results(std::FILE* in);
 

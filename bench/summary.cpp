@@ -54,8 +54,8 @@ void print_cell(const Cell* c, size_t bytes) {
 void print_summary(const std::vector<ResultLine>& as_is, const std::vector<ResultLine>& masked) {
     const auto a = tls13_cells(as_is), b = tls13_cells(masked);
     std::printf("\n==== Summary: TLS 1.3 records through EVP, medians; speedup = default ns / stitch ns ====\n");
-    std::printf("%-9s %6s | %-37s | %-37s\n", "", "", "default as-is (AVX-512 on this CPU)",
-                "default without AVX-512 (as on AVX2 CPUs)");
+    std::printf("%-9s %6s | %-37s | %-37s\n", "", "", "as-is (AVX-512 where the CPU has it)",
+                "both without AVX-512 (as on AVX2 CPUs)");
     std::printf("%-9s %6s |", "op", "bytes");
     for (int i = 0; i < 2; ++i) std::printf(" %9s %10s %7s %7s |", "stitch ns", "default ns", "speedup", "st c/B");
     std::printf("\n");

@@ -1,4 +1,4 @@
-// Pieces both AVX2 AEAD kernels (the stitched pass and the short path) share:
+// Pieces both AVX2 AEAD kernels (the one pass and the short path) share:
 // Poly1305 absorption with poly1305_update's buffering but MULX blocks kept
 // in registers, and the emission of keystream batches with the partial last
 // block parked in st.ks. AVX2-only; everything is inlined.
@@ -125,10 +125,5 @@ STITCH_INLINE_AVX2_BMI2 void wipe_upto(U32x8 (&ks)[1][16], size_t n) {
         wipe(&ks[0][8], 2 * sizeof(U32x8));
     }
 }
-
-// Opens of 1..kShortMax bytes with the MAC not keyed yet: the text's
-// keystream in one call, the key block and the MAC beside its rounds
-// (avx2/aead_short.cpp).
-STITCH_TARGET_AVX2_BMI2 void short_open(AeadState& st, const uint8_t* in, uint8_t* out, size_t len) noexcept;
 
 }  // namespace stitch::kern::avx2

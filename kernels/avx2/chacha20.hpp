@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/avx2/shapes.hpp"
 #include "kernels/chacha20.hpp"
 #include "kernels/isa.hpp"
 #include "kernels/simd/u32x8.hpp"
@@ -19,14 +20,10 @@ using simd::U32x8;
 
 inline constexpr size_t kBatchBlocks = 8;
 
-// Batches in flight in the bulk. Every op of a quarter round waits for the
-// one before, and vector integer ops take two cycles on Zen 5, so one batch
-// (four chains) leaves the vector ports half idle. Measured here, in core
-// cycles per byte: ChaCha20 alone 1.51 with one batch, 1.20 two, 1.08
-// three, 1.04 four; the stitched AEAD at 64 KiB 1.15 with two, 1.10 with
-// three, 1.14 with four (more Poly1305 per step than the window holds).
-inline constexpr size_t kBulkBatches = 3;
-inline constexpr size_t kBulkBlocks = kBulkBatches * kBatchBlocks;
+// Batches in flight (Shape::chacha_batches, aead_batches): every op of a
+// quarter round waits for the one before, so one batch (four chains) may
+// leave the vector ports idle; more batches multiply the chains at the
+// price of more words in memory.
 
 // Two ymm registers side by side: two quarter rounds in one instruction
 // stream.
@@ -106,8 +103,8 @@ STITCH_INLINE_AVX2_BMI2 void finish_state(const ChaChaState& st, uint32_t first,
 }
 
 // Quarter rounds (A0..D0) and (A1..D1) in every batch of x. One batch runs
-// them one after the other, which measured quicker than pairing them there;
-// with more batches each batch pairs them (quarter_rounds).
+// them one after the other, which measured quicker than pairing them there
+// (Zen 5); with more batches each batch pairs them (quarter_rounds).
 template <int A0, int B0, int C0, int D0, int A1, int B1, int C1, int D1, size_t B>
 STITCH_INLINE_AVX2_BMI2 void two_quarter_rounds(U32x8 (&x)[B][16]) {
     if constexpr (B == 1) {
@@ -116,6 +113,76 @@ STITCH_INLINE_AVX2_BMI2 void two_quarter_rounds(U32x8 (&x)[B][16]) {
     } else {
 #pragma GCC unroll 4
         for (size_t k = 0; k < B; ++k) quarter_rounds<A0, B0, C0, D0, A1, B1, C1, D1>(x[k]);
+    }
+}
+
+// Rounds::spill_c: the empty asm says the rows may have changed in memory,
+// so the compiler must have stored them before it and reload them after it:
+// row c stays in its stack slots between quarter rounds instead of
+// competing for registers with rows a, b and d.
+STITCH_INLINE_AVX2_BMI2 void keep_in_memory(U32x8 (&c)[4]) { __asm__("" : "+m"(c)); }
+
+// two_quarter_rounds with row c of batch k in c[k] (every quarter round's
+// C word is one of 8..11).
+template <int A0, int B0, int C0, int D0, int A1, int B1, int C1, int D1, size_t B>
+STITCH_INLINE_AVX2_BMI2 void two_quarter_rounds(U32x8 (&x)[B][16], U32x8 (&c)[B][4]) {
+    static_assert(C0 >= 8 && C0 < 12 && C1 >= 8 && C1 < 12);
+#pragma GCC unroll 4
+    for (size_t k = 0; k < B; ++k) {
+        if constexpr (B == 1) {
+            U32x8 c0 = c[k][C0 - 8], c1 = c[k][C1 - 8];
+            quarter_round(x[k][A0], x[k][B0], c0, x[k][D0]);
+            quarter_round(x[k][A1], x[k][B1], c1, x[k][D1]);
+            c[k][C0 - 8] = c0, c[k][C1 - 8] = c1;
+        } else {
+            U32x8x2 a{{x[k][A0], x[k][A1]}}, b{{x[k][B0], x[k][B1]}}, cc{{c[k][C0 - 8], c[k][C1 - 8]}},
+                d{{x[k][D0], x[k][D1]}};
+            quarter_round(a, b, cc, d);
+            x[k][A0] = a.v[0], x[k][A1] = a.v[1];
+            x[k][B0] = b.v[0], x[k][B1] = b.v[1];
+            c[k][C0 - 8] = cc.v[0], c[k][C1 - 8] = cc.v[1];
+            x[k][D0] = d.v[0], x[k][D1] = d.v[1];
+        }
+        keep_in_memory(c[k]);
+    }
+}
+
+// The ten double rounds over B batches in the layout R, beside(i, 40) after
+// every pair of quarter rounds.
+template <Rounds R, size_t B, class Beside>
+STITCH_INLINE_AVX2_BMI2 void double_rounds(U32x8 (&x)[B][16], Beside& beside) {
+    constexpr int kSteps = 40;
+    if constexpr (R == Rounds::paired) {
+        for (int i = 0; i < 10; ++i) {
+            two_quarter_rounds<0, 4, 8, 12, 1, 5, 9, 13>(x);  // columns
+            beside(4 * i, kSteps);
+            two_quarter_rounds<2, 6, 10, 14, 3, 7, 11, 15>(x);
+            beside(4 * i + 1, kSteps);
+            two_quarter_rounds<0, 5, 10, 15, 1, 6, 11, 12>(x);  // diagonals
+            beside(4 * i + 2, kSteps);
+            two_quarter_rounds<2, 7, 8, 13, 3, 4, 9, 14>(x);
+            beside(4 * i + 3, kSteps);
+        }
+    } else {
+        U32x8 c[B][4];
+#pragma GCC unroll 4
+        for (size_t k = 0; k < B; ++k) {
+            for (int j = 0; j < 4; ++j) c[k][j] = x[k][8 + j];
+            keep_in_memory(c[k]);
+        }
+        for (int i = 0; i < 10; ++i) {
+            two_quarter_rounds<0, 4, 8, 12, 1, 5, 9, 13>(x, c);
+            beside(4 * i, kSteps);
+            two_quarter_rounds<2, 6, 10, 14, 3, 7, 11, 15>(x, c);
+            beside(4 * i + 1, kSteps);
+            two_quarter_rounds<0, 5, 10, 15, 1, 6, 11, 12>(x, c);
+            beside(4 * i + 2, kSteps);
+            two_quarter_rounds<2, 7, 8, 13, 3, 4, 9, 14>(x, c);
+            beside(4 * i + 3, kSteps);
+        }
+#pragma GCC unroll 4
+        for (size_t k = 0; k < B; ++k)
+            for (int j = 0; j < 4; ++j) x[k][8 + j] = c[k][j];
     }
 }
 
@@ -130,35 +197,24 @@ STITCH_INLINE_AVX2_BMI2 void two_quarter_rounds(U32x8 (&x)[B][16]) {
 // slower with three batches).
 //
 // Register budget: sixteen state words plus a shift temporary already exceed
-// the sixteen ymm registers, so the compiler keeps some words in stack slots
-// and uses them as memory operands (rot16/rot8 stay one VPSHUFB each, the
-// two masks held in registers through the loop: checked with objdump). More
-// batches (B > 1) multiply the independent chains at the price of more such
-// slots, which still wins: the rounds are bound by latency, not by the load
-// ports (kBulkBatches).
-template <size_t B, class Beside>
+// the sixteen ymm registers, so some words live in stack slots used as
+// memory operands (rot16/rot8 stay one VPSHUFB each, the two masks held in
+// registers through the loop: checked with objdump). Rounds::paired lets the
+// compiler choose them, Rounds::spill_c puts row c there. More batches
+// (B > 1) multiply the independent chains at the price of more such slots.
+template <Rounds R, size_t B, class Beside>
 STITCH_INLINE_AVX2_BMI2 void keystream(const ChaChaState& st, U32x8 (&ks)[B][16], Beside&& beside) {
-    constexpr int kSteps = 40;
     U32x8 x[B][16];
 #pragma GCC unroll 4
     for (size_t k = 0; k < B; ++k) load_state(st, uint32_t(kBatchBlocks * k), x[k]);
-    for (int i = 0; i < 10; ++i) {
-        two_quarter_rounds<0, 4, 8, 12, 1, 5, 9, 13>(x);  // columns
-        beside(4 * i, kSteps);
-        two_quarter_rounds<2, 6, 10, 14, 3, 7, 11, 15>(x);
-        beside(4 * i + 1, kSteps);
-        two_quarter_rounds<0, 5, 10, 15, 1, 6, 11, 12>(x);  // diagonals
-        beside(4 * i + 2, kSteps);
-        two_quarter_rounds<2, 7, 8, 13, 3, 4, 9, 14>(x);
-        beside(4 * i + 3, kSteps);
-    }
+    double_rounds<R>(x, beside);
 #pragma GCC unroll 4
     for (size_t k = 0; k < B; ++k) finish_state(st, uint32_t(kBatchBlocks * k), x[k], ks[k]);
 }
 
-template <size_t B>
+template <Rounds R, size_t B>
 STITCH_INLINE_AVX2_BMI2 void keystream(const ChaChaState& st, U32x8 (&ks)[B][16]) {
-    keystream(st, ks, [](int, int) {});
+    keystream<R>(st, ks, [](int, int) {});
 }
 
 // Up to four blocks in the row layout instead: each register holds one row
@@ -229,15 +285,15 @@ STITCH_INLINE_AVX2_BMI2 void keystream_rows(const ChaChaState& st, U32x8 (&ks)[1
 
 // One block in general-purpose registers, a double round per call, to run
 // beside the vector rounds (their `beside` steps) on the integer ports they
-// leave idle. The first keystream call of a message (avx2/aead_stitched.cpp)
-// and the short open (avx2/aead_short.cpp) compute the Poly1305 key block
+// leave idle. The first keystream call of a message (avx2/aead_pass.hpp)
+// and the short open (avx2/aead_short.hpp) compute the Poly1305 key block
 // this way, so the MAC is keyed halfway through the text's rounds and no
 // vector lane goes to block 0. On Zen 5 a vector op takes two cycles and a
 // scalar one one: the ten double rounds take ~300 cycles against ~490 for
-// a row pair. On Zen 2/3 (one-cycle vector ops, separate integer and vector
-// pipes) the two should finish about together; on Intel, where scalar and
-// vector ops share ports, the block's ~1000 scalar ops will slow the rounds
-// beside it somewhat. Measured only here.
+// a row pair. On Zen 2/3/4 (one-cycle vector ops, separate integer and
+// vector pipes) the two should finish about together; on Intel, where
+// scalar and vector ops share ports, the block's ~1000 scalar ops will slow
+// the rounds beside it somewhat.
 struct ScalarBlock {
     uint32_t x[16];
 
@@ -270,12 +326,12 @@ struct ScalarBlock {
 };
 
 // The first n (1..8) blocks of one batch in the quickest shape for n:
-// measured here (core cycles, Zen 5), one row pair ~490, two ~590, a batch
+// measured on Zen 5 (core cycles), one row pair ~490, two ~590, a batch
 // ~750.
-template <class Beside>
+template <Rounds R, class Beside>
 STITCH_INLINE_AVX2_BMI2 void keystream_upto(const ChaChaState& st, U32x8 (&ks)[1][16], size_t n, Beside&& beside) {
     if (n > 4)
-        keystream(st, ks, beside);
+        keystream<R>(st, ks, beside);
     else if (n > 2)
         keystream_rows<2>(st, ks, beside);
     else

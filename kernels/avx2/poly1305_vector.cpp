@@ -15,7 +15,7 @@
 // The state arrives and leaves in Poly1305State's 64-bit limbs, so each call
 // converts in and out and computes r^2..r^8 again (the state has no room to
 // keep them): about 200 cycles, which is why short inputs take the scalar
-// MULX code (kPoly1305Avx2MinBlocks). Past that, on Zen 5: 0.39 cycles per
+// MULX code (Shape::vector_poly_min). Past that, on Zen 5: 0.39 cycles per
 // byte at 16-64 KiB, against 0.89 for MULX.
 #include "kernels/avx2/poly1305_vector.hpp"
 
@@ -290,21 +290,6 @@ struct Multipliers {
     Multiplier step, near, far;
 };
 
-// Zeroes the stack copy of the powers with ymm stores: a wipe() of this size
-// becomes REP STOSQ, whose start-up costs more than these 27 stores. The
-// empty asm in the loop hides the pointer, so GCC cannot turn the loop back
-// into a memset; the one after it makes the stores observable, as in wipe().
-STITCH_INLINE_AVX2_BMI2 void wipe_multipliers(Multipliers& m) {
-    static_assert(sizeof(Multipliers) % sizeof(__m256i) == 0);
-    __m256i* v = reinterpret_cast<__m256i*>(&m);
-    const __m256i zero = _mm256_setzero_si256();
-    for (size_t i = 0; i < sizeof(Multipliers) / sizeof(__m256i); ++i) {
-        __asm__("" : "+r"(v));
-        _mm256_store_si256(v++, zero);
-    }
-    __asm__ __volatile__("" : : "r"(&m) : "memory");
-}
-
 // r^2..r^4 by the scalar MULX multiply (r^k for k >= 2 is not clamped, so it
 // can only be the left operand of mulx::multiply, whose right operand needs
 // r1 % 4 == 0), then r^5..r^8 as one vector multiply (r^4, r^4, r^4, r^4) ·
@@ -331,61 +316,125 @@ STITCH_INLINE_AVX2_BMI2 Multipliers multipliers(const mulx::PolyAcc& key) {
                        multiplier(permute<kPositions>(high))};
 }
 
-// The vector part over `groups` > 0 groups of four blocks.
-STITCH_INLINE_AVX2_BMI2 void vector_groups(mulx::PolyAcc& acc, const uint8_t* in, size_t groups) {
-    constexpr size_t kGroup = 4 * kPolyBlock;
-    const Base26 h = to_base26(acc.h0, acc.h1, acc.h2);
-    Multipliers m = multipliers(acc);
+// A run in progress: the powers, and the two accumulators (see the top of
+// this file). Group g of the run goes to A when g is even, to B when odd.
+struct Run {
+    Multipliers m;
+    Lanes a, b;
+    size_t groups;
+};
+static_assert(sizeof(Run) <= sizeof(Poly1305VectorRun) && alignof(Run) <= alignof(Poly1305VectorRun));
 
+// Zeroes a run (the powers, and the lanes that hold h) with ymm stores: a
+// wipe() of this size becomes REP STOSQ, whose start-up costs more than
+// these stores. The empty asm in the loop hides the pointer, so GCC cannot
+// turn the loop back into a memset; the one after it makes the stores
+// observable, as in wipe().
+STITCH_INLINE_AVX2_BMI2 void wipe_run(Run& run) {
+    static_assert(offsetof(Run, groups) % sizeof(__m256i) == 0);
+    __m256i* v = reinterpret_cast<__m256i*>(&run);
+    const __m256i zero = _mm256_setzero_si256();
+    for (size_t i = 0; i < offsetof(Run, groups) / sizeof(__m256i); ++i) {
+        __asm__("" : "+r"(v));
+        _mm256_store_si256(v++, zero);
+    }
+    run.groups = 0;
+    __asm__ __volatile__("" : : "r"(&run) : "memory");
+}
+
+STITCH_INLINE_AVX2_BMI2 Run& run_of(Poly1305VectorRun& r) { return *reinterpret_cast<Run*>(r.bytes); }
+
+STITCH_INLINE_AVX2_BMI2 void begin(Run& run, const mulx::PolyAcc& acc) {
+    run.m = multipliers(acc);
     // h joins lane 0 of A, the lane of the first block (position 0).
+    const Base26 h = to_base26(acc.h0, acc.h1, acc.h2);
     const Base26 zero{0, 0, 0, 0, 0};
-    Lanes a = add(load_blocks(in), lanes_of(h, zero, zero, zero));
-    Lanes b = lanes_of(zero, zero, zero, zero);
-    size_t g = 1;
-    if (groups > 1) {
-        b = load_blocks(in + kGroup);
-        g = 2;
-    }
-    for (; g + 1 < groups; g += 2) {
-        step(a, m.step, in + g * kGroup);
-        step(b, m.step, in + (g + 1) * kGroup);
-    }
-    if (g < groups) step(a, m.step, in + g * kGroup);
-    // With an odd count A took the last group, so its lanes owe r^4..r^1 and
-    // B's (zero when there is one group) r^8..r^5; with an even count the
-    // other way round. The choice depends on the length only.
-    const Lanes d = groups % 2 ? add(multiply(a, m.near), multiply(b, m.far))
-                               : add(multiply(a, m.far), multiply(b, m.near));
-    // Each lane < 2^59.5, so the four lanes add up in 64 bits.
-    uint64_t s0 = lane_sum(d.l0), s1 = lane_sum(d.l1), s2 = lane_sum(d.l2), s3 = lane_sum(d.l3),
-             s4 = lane_sum(d.l4);
-    // The powers must not outlive the call in the stack copy the steps read
-    // (nor in vector registers: see the caller's VZEROALL).
-    wipe_multipliers(m);
+    run.a = lanes_of(h, zero, zero, zero);
+    run.b = lanes_of(zero, zero, zero, zero);
+    run.groups = 0;
+}
 
-    // One carry pass round the ring (sums < 2^61.5): afterwards limbs 1..4
-    // are < 2^26 and limb 0 < 2^38, so h < 2^130 + 2^38 and h2 <= 4, the
-    // range the scalar blocks and poly1305_final take.
-    s1 += s0 >> 26;
-    s0 &= kMask26;
-    s2 += s1 >> 26;
-    s1 &= kMask26;
-    s3 += s2 >> 26;
-    s2 &= kMask26;
-    s4 += s3 >> 26;
-    s3 &= kMask26;
-    s0 += (s4 >> 26) * 5;
-    s4 &= kMask26;
+// `groups` more groups of four blocks. A and B stay in registers for the
+// call; the steps alternate between them, so one waits while the other works.
+STITCH_INLINE_AVX2_BMI2 void absorb(Run& run, const uint8_t* in, size_t groups) {
+    constexpr size_t kGroup = 4 * kPolyBlock;
+    Lanes a = run.a, b = run.b;
+    size_t g = run.groups;
+    const size_t end = g + groups;
+    for (; g < end && g < 2; ++g, in += kGroup) {
+        if (g == 0)
+            a = add(a, load_blocks(in));
+        else
+            b = load_blocks(in);
+    }
+    if (g < end && g % 2) {
+        step(b, run.m.step, in);
+        ++g, in += kGroup;
+    }
+    for (; g + 1 < end; g += 2, in += 2 * kGroup) {
+        step(a, run.m.step, in);
+        step(b, run.m.step, in + kGroup);
+    }
+    if (g < end) {
+        step(a, run.m.step, in);
+        ++g;
+    }
+    run.a = a, run.b = b;
+    run.groups = g;
+}
 
-    // Back to base 2^64, in 128-bit sums because limb 0 runs past 26 bits.
-    u128 t = u128(s0) + (u128(s1) << 26) + (u128(s2) << 52) + (u128(s3) << 78);
-    acc.h0 = uint64_t(t);
-    t = (t >> 64) + (u128(s4) << 40);
-    acc.h1 = uint64_t(t);
-    acc.h2 = uint64_t(t >> 64);
+// Pays what each lane still owes and adds the lanes up into acc's h; wipes
+// the run. Without a group, h is left as it was.
+STITCH_INLINE_AVX2_BMI2 void end(Run& run, mulx::PolyAcc& acc) {
+    if (run.groups > 0) {
+        // With an odd count A took the last group, so its lanes owe r^4..r^1
+        // and B's (zero when there is one group) r^8..r^5; with an even count
+        // the other way round. The choice depends on the length only.
+        const Multipliers& m = run.m;
+        const Lanes d = run.groups % 2 ? add(multiply(run.a, m.near), multiply(run.b, m.far))
+                                       : add(multiply(run.a, m.far), multiply(run.b, m.near));
+        // Each lane < 2^59.5, so the four lanes add up in 64 bits.
+        uint64_t s0 = lane_sum(d.l0), s1 = lane_sum(d.l1), s2 = lane_sum(d.l2), s3 = lane_sum(d.l3),
+                 s4 = lane_sum(d.l4);
+
+        // One carry pass round the ring (sums < 2^61.5): afterwards limbs
+        // 1..4 are < 2^26 and limb 0 < 2^38, so h < 2^130 + 2^38 and h2 <= 4,
+        // the range the scalar blocks and poly1305_final take.
+        s1 += s0 >> 26;
+        s0 &= kMask26;
+        s2 += s1 >> 26;
+        s1 &= kMask26;
+        s3 += s2 >> 26;
+        s2 &= kMask26;
+        s4 += s3 >> 26;
+        s3 &= kMask26;
+        s0 += (s4 >> 26) * 5;
+        s4 &= kMask26;
+
+        // Back to base 2^64, in 128-bit sums because limb 0 runs past 26 bits.
+        u128 t = u128(s0) + (u128(s1) << 26) + (u128(s2) << 52) + (u128(s3) << 78);
+        acc.h0 = uint64_t(t);
+        t = (t >> 64) + (u128(s4) << 40);
+        acc.h1 = uint64_t(t);
+        acc.h2 = uint64_t(t >> 64);
+    }
+    // The powers and the lanes must not outlive the run in memory (nor in
+    // vector registers: see the callers' VZEROALL).
+    wipe_run(run);
 }
 
 }  // namespace
+
+void poly1305_vector_begin(Poly1305VectorRun& run, const mulx::PolyAcc& acc) noexcept { begin(run_of(run), acc); }
+
+void poly1305_vector_absorb(Poly1305VectorRun& run, const uint8_t* in, size_t groups) noexcept {
+    absorb(run_of(run), in, groups);
+}
+
+void poly1305_vector_end(Poly1305VectorRun& run, mulx::PolyAcc& acc) noexcept {
+    end(run_of(run), acc);
+    _mm256_zeroall();
+}
 
 void poly1305_blocks_avx2_vector(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept {
     mulx::PolyAcc acc = mulx::load(st);
@@ -393,7 +442,12 @@ void poly1305_blocks_avx2_vector(Poly1305State& st, const uint8_t* in, size_t nb
     // whole groups and needs no partial-lane tail.
     const size_t lead = nblocks % 4;
     mulx::blocks(acc, in, lead);
-    if (nblocks >= 4) vector_groups(acc, in + lead * kPolyBlock, nblocks / 4);
+    if (nblocks >= 4) {
+        Run run;
+        begin(run, acc);
+        absorb(run, in + lead * kPolyBlock, nblocks / 4);
+        end(run, acc);
+    }
     mulx::store(st, acc);
     wipe_object(acc);
     // Last, so that no r power or h is left in a vector register: GCC may
@@ -401,12 +455,20 @@ void poly1305_blocks_avx2_vector(Poly1305State& st, const uint8_t* in, size_t nb
     _mm256_zeroall();
 }
 
-void poly1305_blocks_avx2(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept {
-    if (nblocks < kPoly1305Avx2MinBlocks) {
+namespace {
+
+// Impl::poly1305_blocks of a shape.
+template <const avx2::Shape& S>
+STITCH_TARGET_AVX2_BMI2 void poly1305_blocks(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept {
+    if (nblocks < S.vector_poly_min)
         poly1305_blocks_mulx(st, in, nblocks);  // clears the vector registers itself
-        return;
-    }
-    poly1305_blocks_avx2_vector(st, in, nblocks);
+    else
+        poly1305_blocks_avx2_vector(st, in, nblocks);
 }
+
+}  // namespace
+
+const PerShape<Poly1305BlocksFn> poly1305_blocks_avx2_shaped =
+    avx2::for_each_shape<Poly1305BlocksFn>([]<const avx2::Shape& S>() { return &poly1305_blocks<S>; });
 
 }  // namespace stitch::kern

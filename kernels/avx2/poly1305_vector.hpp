@@ -8,28 +8,34 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/avx2/poly1305_mulx.hpp"
 #include "kernels/isa.hpp"
 #include "kernels/poly1305.hpp"
 
 namespace stitch::kern {
 
-// Below this many blocks the vector set-up (r^2..r^8, the base changes, the
-// lane sum: about 200 cycles) costs more than it saves, so the scalar MULX
-// code runs instead. Measured on Zen 5 with calls chained through the state:
-// 20 blocks cost the same both ways (~300 cycles), 16 are 12% slower on the
-// vector path, 24 are 9% faster.
-inline constexpr size_t kPoly1305Avx2MinBlocks = 20;
-
-// Absorbs `nblocks` full 16-byte blocks (each with the 2^128 bit). Needs
-// AVX2 and BMI2 (check cpu_features_raw() or take it from avx2_impl()).
-// Takes h with h2 <= 7, as the MULX blocks do (every kernel leaves h2 <= 4),
-// and leaves h2 <= 4.
-STITCH_TARGET_AVX2_BMI2 void poly1305_blocks_avx2(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept;
-
-// The vector path whatever the size (the first nblocks % 4 blocks go
-// through MULX first). For tests and measurements only: callers use
-// poly1305_blocks_avx2.
+// Absorbs `nblocks` full 16-byte blocks (each with the 2^128 bit), the
+// first nblocks % 4 through MULX, the rest four blocks a step. Needs AVX2
+// and BMI2 (check cpu_features_raw() or take it from avx2_impl()). Takes h
+// with h2 <= 7, as the MULX blocks do (every kernel leaves h2 <= 4), and
+// leaves h2 <= 4. The vector set-up (r^2..r^8, the base changes, the lane
+// sum: about 200 cycles on Zen 5) makes it worth it only from
+// Shape::vector_poly_min blocks; Impl::poly1305_blocks chooses.
 STITCH_TARGET_AVX2_BMI2 void poly1305_blocks_avx2_vector(Poly1305State& st, const uint8_t* in,
                                                          size_t nblocks) noexcept;
+
+// A vector run fed in pieces: the two-pass AEAD absorbs each chunk's
+// ciphertext as it goes, paying the set-up once per call instead of once per
+// chunk. begin() takes h and r from acc; absorb() takes whole groups of four
+// blocks, any number per call; end() puts the new h into acc, wipes the
+// run and clears the vector registers. The run holds powers of r and h:
+// end() must be called before it goes out of scope.
+struct alignas(32) Poly1305VectorRun {
+    unsigned char bytes[1216];
+};
+STITCH_TARGET_AVX2_BMI2 void poly1305_vector_begin(Poly1305VectorRun& run, const mulx::PolyAcc& acc) noexcept;
+STITCH_TARGET_AVX2_BMI2 void poly1305_vector_absorb(Poly1305VectorRun& run, const uint8_t* in,
+                                                    size_t groups) noexcept;
+STITCH_TARGET_AVX2_BMI2 void poly1305_vector_end(Poly1305VectorRun& run, mulx::PolyAcc& acc) noexcept;
 
 }  // namespace stitch::kern

@@ -2,9 +2,10 @@
 // blocks. The two may leave different representatives of the same value mod
 // p = 2^130 - 5, so states are compared reduced mod p, and every state the
 // vector code leaves is checked to be in the range poly1305_final and the
-// scalar blocks accept (h2 <= 4). Both entries are tested: the dispatching
-// one, and the vector path forced for every size (or short inputs would only
-// ever reach the MULX code).
+// scalar blocks accept (h2 <= 4). Every entry is tested: each AVX2 shape's
+// Impl::poly1305_blocks (MULX below the shape's vector_poly_min, vector from
+// there), and the vector path forced for every size (or short inputs would
+// only ever reach the MULX code).
 #include "kernels/avx2/poly1305_vector.hpp"
 
 #include <gtest/gtest.h>
@@ -17,9 +18,10 @@
 #include <vector>
 
 #include "common/rfc8439_vectors.hpp"
+#include "kernels/avx2/shapes.hpp"
 #include "kernels/dispatch.hpp"
+#include "common/test_util.hpp"
 #include "kernels/poly1305.hpp"
-#include "test_avx2_common.hpp"
 
 namespace stitch::test {
 namespace {
@@ -29,11 +31,25 @@ using u128 = unsigned __int128;
 using BlocksFn = void (*)(Poly1305State&, const uint8_t*, size_t) noexcept;
 
 struct Entry {
-    const char* name;
+    std::string name;
     BlocksFn fn;
 };
-const Entry kEntries[] = {{"poly1305_blocks_avx2", &kern::poly1305_blocks_avx2},
-                          {"poly1305_blocks_avx2_vector", &kern::poly1305_blocks_avx2_vector}};
+
+// The forced vector path, then each AVX2 shape's dispatching entry.
+std::vector<Entry> entries() {
+    std::vector<Entry> v{{"poly1305_blocks_avx2_vector", &kern::poly1305_blocks_avx2_vector}};
+    for (const kern::Impl* impl : kern::avx2_impls())
+        v.push_back({std::string(kern::impl_label(*impl)) + " poly1305_blocks", impl->poly1305_blocks});
+    return v;
+}
+
+// Block counts on both sides of every shape's vector_poly_min.
+std::vector<size_t> takeover_counts() {
+    std::vector<size_t> v;
+    for (const kern::avx2::Shape* s : kern::avx2::kAllShapes)
+        for (size_t n : {s->vector_poly_min - 1, s->vector_poly_min, s->vector_poly_min + 1}) v.push_back(n);
+    return v;
+}
 
 // h mod p as two 64-bit words and the two top bits, by plain test arithmetic.
 struct Residue {
@@ -93,7 +109,16 @@ Bytes max_r_key(Rng& rng) {
     return key;
 }
 
-using Poly1305Avx2 = Avx2Kernels;
+// These entries exist only where the CPU runs AVX2 and BMI2; a host without
+// them is a failure by name, never a silent skip.
+class Poly1305Avx2 : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (kern::avx2_impls().empty())
+            GTEST_FAIL() << "this host lacks AVX2+BMI2 (or the OS does not save ymm state); "
+                            "the AVX2 vector Poly1305 cannot be tested here";
+    }
+};
 
 // Counts 0..300 (every lead of 0..3 blocks before whole vector steps, both
 // sides of the break-even) plus two long ones, random keys and blocks.
@@ -103,7 +128,7 @@ TEST_F(Poly1305Avx2, FreshKeysEveryCountMatchesPortable) {
     for (size_t n = 0; n <= 300; ++n) counts.push_back(n);
     counts.push_back(1024);
     counts.push_back(4096);
-    for (const Entry& e : kEntries) {
+    for (const Entry& e : entries()) {
         for (size_t n : counts) {
             SCOPED_TRACE(testing::Message() << e.name << " nblocks=" << n);
             const Bytes key = n % 3 == 0 ? max_r_key(rng) : rng.bytes(32);
@@ -135,13 +160,13 @@ TEST_F(Poly1305Avx2, IntermediateStatesMatchPortable) {
 
     const Bytes ones(16 * 300, 0xff), zeros(16 * 300, 0x00), random = rng.bytes(16 * 300);
     const Bytes max_key = max_r_key(rng), any_key = rng.bytes(32);
-    for (const Entry& e : kEntries) {
+    std::vector<size_t> counts = {1, 4, 5, 7, 16, 17, 64, 299, 300};
+    for (size_t n : takeover_counts()) counts.push_back(n);
+    for (const Entry& e : entries()) {
         for (const Bytes* key : {&max_key, &any_key}) {
             for (const auto& h : starts) {
                 for (const Bytes* msg : {&ones, &zeros, &random}) {
-                    for (size_t n : {size_t(1), size_t(4), size_t(5), size_t(7), size_t(16), size_t(17),
-                                     kern::kPoly1305Avx2MinBlocks - 1, kern::kPoly1305Avx2MinBlocks,
-                                     kern::kPoly1305Avx2MinBlocks + 1, size_t(64), size_t(299), size_t(300)}) {
+                    for (size_t n : counts) {
                         SCOPED_TRACE(testing::Message() << e.name << " h=" << describe(h.data()) << " n=" << n
                                                         << (msg == &ones ? " 0xff" : msg == &zeros ? " 0x00" : "")
                                                         << (key == &max_key ? " max r" : ""));
@@ -165,7 +190,7 @@ TEST_F(Poly1305Avx2, IntermediateStatesMatchPortable) {
 // blocks now and then: the state moves between kernels mid-message.
 TEST_F(Poly1305Avx2, ChainedCallsOfRandomSizes) {
     Rng rng(0xc4a1);
-    for (const Entry& e : kEntries) {
+    for (const Entry& e : entries()) {
         for (int trial = 0; trial < 60; ++trial) {
             SCOPED_TRACE(testing::Message() << e.name << " trial " << trial);
             const size_t total = 1 + rng.below(1500);
@@ -200,7 +225,7 @@ TEST_F(Poly1305Avx2, Rfc8439Vectors) {
     }
     const auto vectors = file.of_kind("poly1305");
     ASSERT_EQ(vectors.size(), 12u) << "expected §2.5.2 and the eleven A.3 vectors";
-    for (const Entry& e : kEntries) {
+    for (const Entry& e : entries()) {
         kern::Impl impl = kern::portable_impl();
         impl.poly1305_blocks = e.fn;
         for (const auto* v : vectors) {
@@ -224,25 +249,27 @@ TEST_F(Poly1305Avx2, Rfc8439Vectors) {
 // with update splits that leave partial blocks between calls.
 TEST_F(Poly1305Avx2, LongMessagesThroughUpdate) {
     Rng rng(0x10c4);
-    kern::Impl impl = kern::portable_impl();
-    impl.poly1305_blocks = &kern::poly1305_blocks_avx2;
-    for (size_t len : {size_t(255), size_t(256), size_t(257), size_t(1023), size_t(1024), size_t(16384 + 7),
-                       size_t(65536)}) {
-        SCOPED_TRACE(testing::Message() << "len " << len);
-        const Bytes key = rng.bytes(32), msg = rng.bytes(len);
-        Poly1305State a, b;
-        kern::poly1305_init(a, key.data());
-        b = a;
-        kern::poly1305_update(kern::portable_impl(), a, msg.data(), msg.size());
-        for (size_t off = 0; off < len;) {
-            const size_t n = std::min(len - off, rng.below(3000) + 1);
-            kern::poly1305_update(impl, b, msg.data() + off, n);
-            off += n;
+    for (const Entry& e : entries()) {
+        kern::Impl impl = kern::portable_impl();
+        impl.poly1305_blocks = e.fn;
+        for (size_t len : {size_t(255), size_t(256), size_t(257), size_t(1023), size_t(1024), size_t(16384 + 7),
+                           size_t(65536)}) {
+            SCOPED_TRACE(testing::Message() << "len " << len);
+            const Bytes key = rng.bytes(32), msg = rng.bytes(len);
+            Poly1305State a, b;
+            kern::poly1305_init(a, key.data());
+            b = a;
+            kern::poly1305_update(kern::portable_impl(), a, msg.data(), msg.size());
+            for (size_t off = 0; off < len;) {
+                const size_t n = std::min(len - off, rng.below(3000) + 1);
+                kern::poly1305_update(impl, b, msg.data() + off, n);
+                off += n;
+            }
+            Bytes ta(16), tb(16);
+            kern::poly1305_final(kern::portable_impl(), a, ta.data());
+            kern::poly1305_final(impl, b, tb.data());
+            EXPECT_EQ(to_hex(ta), to_hex(tb)) << e.name;
         }
-        Bytes ta(16), tb(16);
-        kern::poly1305_final(kern::portable_impl(), a, ta.data());
-        kern::poly1305_final(impl, b, tb.data());
-        EXPECT_EQ(to_hex(ta), to_hex(tb));
     }
 }
 
@@ -268,8 +295,10 @@ __attribute__((noinline, target("avx2"))) void call_then_read_ymm(BlocksFn fn, P
 TEST_F(Poly1305Avx2, VectorPathLeavesVectorRegistersZero) {
     Rng rng(0x2e60);
     const Bytes key = max_r_key(rng), msg = rng.bytes(301 * 16);
-    for (const Entry& e : kEntries) {
-        for (size_t n : {kern::kPoly1305Avx2MinBlocks, size_t(64), size_t(301)}) {
+    std::vector<size_t> counts = {64, 301};
+    for (size_t n : takeover_counts()) counts.push_back(n);
+    for (const Entry& e : entries()) {
+        for (size_t n : counts) {
             SCOPED_TRACE(testing::Message() << e.name << " nblocks=" << n);
             Poly1305State st;
             kern::poly1305_init(st, key.data());

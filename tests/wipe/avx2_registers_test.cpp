@@ -1,6 +1,6 @@
 // After AVX2 code the vector registers hold no key material (issue 5 item 7).
 //
-// Each entry of avx2_impl() is called from its own noinline AVX2 wrapper that
+// Each entry of every AVX2 shape's Impl is called from its own noinline AVX2 wrapper that
 // zeroes ymm0–15 (VZEROALL), makes the call, and stores ymm0–15 to memory
 // straight after it returns; every register must then be zero again. The
 // wrappers are noinline and do nothing between the call and the dump, so no
@@ -12,9 +12,11 @@
 // and a host or build without it fails by name: it is never skipped.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "common/test_util.hpp"
 #include "kernels/aead.hpp"
@@ -107,28 +109,40 @@ void expect_all_zero(const YmmDump& d, const std::string& what) {
     EXPECT_TRUE(dirty.empty()) << what << " left in vector registers:" << dirty;
 }
 
-class Avx2Registers : public ::testing::Test {
+// Asked of the CPU directly, not of dispatch, so a build that lost its AVX2
+// set fails here instead of testing nothing.
+TEST(Avx2RegistersHost, HasTheAvx2Set) {
+    __builtin_cpu_init();
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("bmi2"))
+        GTEST_FAIL() << "this host lacks AVX2+BMI2: the vector registers after the AVX2 kernels cannot be checked";
+    if (kern::avx2_impls().empty())
+        GTEST_FAIL() << "no AVX2 Impl on an AVX2+BMI2 host: the AVX2 kernel set is missing";
+}
+
+// Every AVX2 shape (kernels/avx2/shapes.hpp), whatever dispatch chose.
+class Avx2Registers : public ::testing::TestWithParam<const Impl*> {
 protected:
-    void SetUp() override {
-        // Asked of the CPU directly, not of dispatch, so a build that lost
-        // its AVX2 set fails here instead of testing nothing.
-        __builtin_cpu_init();
-        if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("bmi2"))
-            GTEST_FAIL() << "this host lacks AVX2+BMI2: the vector registers after the AVX2 kernels cannot be checked";
-        avx2_ = kern::avx2_impl();
-        if (!avx2_) GTEST_FAIL() << "avx2_impl() is null on an AVX2+BMI2 host: the AVX2 kernel set is missing";
-    }
-    const Impl& avx2() const { return *avx2_; }
+    const Impl& avx2() const { return *GetParam(); }
 
     Rng rng_{0x5eed0a7c};
-
-private:
-    const Impl* avx2_ = nullptr;
 };
+
+std::vector<const Impl*> avx2_shapes() {
+    const auto all = kern::avx2_impls();
+    return {all.begin(), all.end()};
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryShape, Avx2Registers, ::testing::ValuesIn(avx2_shapes()),
+                         [](const ::testing::TestParamInfo<const Impl*>& info) {
+                             std::string name = kern::impl_label(*info.param);
+                             for (char& c : name)
+                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                             return name;
+                         });
 
 constexpr size_t kBlockCounts[] = {1, 2, 7, 8, 9, 15, 16, 17, 40};
 
-TEST_F(Avx2Registers, ChaCha20BlocksLeavesThemZero) {
+TEST_P(Avx2Registers, ChaCha20BlocksLeavesThemZero) {
     for (size_t n : kBlockCounts) {
         for (bool keystream_only : {false, true}) {
             const Bytes key = rng_.bytes(32), in = rng_.bytes(n * 64);
@@ -147,7 +161,7 @@ TEST_F(Avx2Registers, ChaCha20BlocksLeavesThemZero) {
     }
 }
 
-TEST_F(Avx2Registers, Poly1305BlocksLeavesThemZero) {
+TEST_P(Avx2Registers, Poly1305BlocksLeavesThemZero) {
     for (size_t n : {size_t(1), size_t(4), size_t(17), size_t(64)}) {
         const Bytes key = rng_.bytes(32), in = rng_.bytes(n * 16);
         kern::Poly1305State st{}, ref{};
@@ -183,7 +197,7 @@ AeadState message(const Impl& impl, Grid grid, const Bytes& key, const Bytes& aa
 
 constexpr size_t kTextLens[] = {1, 63, 64, 100, 192, 193, 512, 1000, 4096 + 13};
 
-TEST_F(Avx2Registers, AeadTextLeavesThemZero) {
+TEST_P(Avx2Registers, AeadTextLeavesThemZero) {
     for (Grid grid : {Grid::rfc8439, Grid::openssh}) {
         for (Direction dir : {Direction::seal, Direction::open}) {
             for (size_t len : kTextLens) {
@@ -205,7 +219,7 @@ TEST_F(Avx2Registers, AeadTextLeavesThemZero) {
 }
 
 // The MAC already keyed by earlier text: the path every call after a message's first takes.
-TEST_F(Avx2Registers, AeadTextMidMessageLeavesThemZero) {
+TEST_P(Avx2Registers, AeadTextMidMessageLeavesThemZero) {
     for (size_t len : kTextLens) {
         const Bytes key = rng_.bytes(32), aad = rng_.bytes(5), in = rng_.bytes(128 + len);
         AeadState st;
@@ -223,7 +237,7 @@ TEST_F(Avx2Registers, AeadTextMidMessageLeavesThemZero) {
     }
 }
 
-TEST_F(Avx2Registers, AeadOpenRecordLeavesThemZeroAcceptedOrRefused) {
+TEST_P(Avx2Registers, AeadOpenRecordLeavesThemZeroAcceptedOrRefused) {
     for (size_t len : kTextLens) {
         for (bool forged : {false, true}) {
             const Bytes key = rng_.bytes(32), aad = rng_.bytes(13), plain = rng_.bytes(len);

@@ -1,14 +1,14 @@
-// The AVX2 one pass (Impl::aead_text), short path and whole-record open
-// against the portable kernels: every length 0..1600 and either side of each
-// batch edge, seal and open, in place and out of place, both MAC grids, AAD
-// 0..64, random update splits, counters just below 2^32, accept and refuse.
-#include <gtest/gtest.h>
-
+// The one pass (Impl::aead_text), short path and whole-record open
+// (Impl::aead_open_record) of every kernel set against the portable ones:
+// every length 0..1600 and both sides of each batch and bulk edge, seal and
+// open, in place and out of place, both MAC grids, AAD 0..64 and longer,
+// random update splits down to one byte, counters just below 2^32 and
+// across 2^31, accept and refuse.
 #include <cstring>
 
+#include "kernel_suite.hpp"
 #include "kernels/aead.hpp"
 #include "kernels/openssh.hpp"
-#include "test_avx2_common.hpp"
 
 namespace stitch::test {
 namespace {
@@ -58,11 +58,16 @@ struct Outcome {
     Bytes tag;
 };
 
+// The accumulator is compared mod p: a set may leave another representative
+// of the same value (kernel_suite.hpp).
 void expect_same(const Outcome& want, const Outcome& got) {
     EXPECT_EQ(want.accepted, got.accepted);
-    EXPECT_EQ(to_hex(want.out), to_hex(got.out));
+    if (want.out != got.out) {  // hex only to show a difference
+        EXPECT_EQ(to_hex(want.out), to_hex(got.out));
+    }
     EXPECT_EQ(0, std::memcmp(want.ctr, got.ctr, sizeof(want.ctr))) << "ChaCha20 counter";
-    EXPECT_EQ(0, std::memcmp(want.h, got.h, sizeof(want.h))) << "Poly1305 accumulator";
+    EXPECT_EQ(reduce_mod_p(want.h), reduce_mod_p(got.h))
+        << "Poly1305 accumulator: " << describe_h(want.h) << " against " << describe_h(got.h);
     EXPECT_EQ(to_hex(want.mac_buf), to_hex(got.mac_buf)) << "Poly1305 buffered bytes";
     EXPECT_EQ(to_hex(want.ks_left), to_hex(got.ks_left)) << "keystream kept for the next call";
     EXPECT_EQ(to_hex(want.tag), to_hex(got.tag));
@@ -114,11 +119,9 @@ std::vector<size_t> random_pieces(Rng& rng, size_t len, size_t max_piece) {
     return v;
 }
 
-using Avx2Aead = Avx2Kernels;
-
 // Seal and open every length, whole, both grids, in and out of place.
-TEST_F(Avx2Aead, EveryLengthMatchesPortable) {
-    Rng rng(0xaead0001);
+TEST_P(KernelSuite, AeadEveryLengthMatchesPortable) {
+    Rng rng = seeded_rng(0xaead0001);
     for (Grid grid : {Grid::rfc8439, Grid::openssh}) {
         for (size_t len : sweep_lengths()) {
             const Message m = random_message(rng, grid, grid == Grid::rfc8439 ? 13 : 4);
@@ -126,10 +129,10 @@ TEST_F(Avx2Aead, EveryLengthMatchesPortable) {
             for (bool in_place : {false, true}) {
                 SCOPED_TRACE(testing::Message() << "grid=" << int(grid) << " len=" << len << " in_place=" << in_place);
                 const Outcome sealed = run(portable(), m, Direction::seal, pt, whole(len), false);
-                expect_same(sealed, run(avx2(), m, Direction::seal, pt, whole(len), in_place));
+                expect_same(sealed, run(impl(), m, Direction::seal, pt, whole(len), in_place));
                 const Outcome opened = run(portable(), m, Direction::open, sealed.out, whole(len), false);
                 ASSERT_EQ(opened.out, pt);
-                expect_same(opened, run(avx2(), m, Direction::open, sealed.out, whole(len), in_place));
+                expect_same(opened, run(impl(), m, Direction::open, sealed.out, whole(len), in_place));
                 if (HasFailure()) return;
             }
         }
@@ -138,8 +141,8 @@ TEST_F(Avx2Aead, EveryLengthMatchesPortable) {
 
 // Any split of the text gives the same bytes, state and tag, down to one
 // byte per call; AAD of random lengths 0..64 around the held-back limit.
-TEST_F(Avx2Aead, RandomSplitsAndAadMatchPortable) {
-    Rng rng(0xaead0002);
+TEST_P(KernelSuite, AeadRandomSplitsAndAadMatchPortable) {
+    Rng rng = seeded_rng(0xaead0002);
     for (Grid grid : {Grid::rfc8439, Grid::openssh}) {
         for (size_t len : edge_lengths()) {
             // On the openssh grid AAD is absorbed unpadded: every skew of the
@@ -155,34 +158,42 @@ TEST_F(Avx2Aead, RandomSplitsAndAadMatchPortable) {
                 const bool in_place = trial == 1;
                 SCOPED_TRACE(testing::Message() << "grid=" << int(grid) << " len=" << len << " aad=" << aad_len
                                                 << " max_piece=" << max_piece << " in_place=" << in_place);
-                expect_same(ref, run(avx2(), m, Direction::seal, pt, pieces, in_place));
-                expect_same(ref_open, run(avx2(), m, Direction::open, ref.out, pieces, in_place));
+                expect_same(ref, run(impl(), m, Direction::seal, pt, pieces, in_place));
+                expect_same(ref_open, run(impl(), m, Direction::open, ref.out, pieces, in_place));
                 if (HasFailure()) return;
             }
         }
     }
 }
 
-TEST_F(Avx2Aead, EveryAadLengthWithTextLengthsAroundTheFirstBatch) {
-    Rng rng(0xaead0003);
-    for (size_t aad_len = 0; aad_len <= 64; ++aad_len) {
-        for (size_t len : {0, 1, 63, 64, 192, 193, 447, 448, 449, 511, 512, 513, 1000}) {
+// Every AAD length 0..64 (around the 32 bytes held back for the key block)
+// and longer ones, with text lengths around the first call's shapes.
+TEST_P(KernelSuite, AeadEveryAadLengthWithTextLengthsAroundTheFirstBatch) {
+    Rng rng = seeded_rng(0xaead0003);
+    std::vector<size_t> aad_lens;
+    for (size_t n = 0; n <= 64; ++n) aad_lens.push_back(n);
+    for (size_t n : {65, 100, 255, 1000, 4097}) aad_lens.push_back(n);
+    for (size_t aad_len : aad_lens) {
+        for (size_t len : {0, 1, 63, 64, 192, 193, 447, 448, 449, 511, 512, 513, 1000, 1536, 1537, 3072, 4097}) {
             const Message m = random_message(rng, Grid::rfc8439, aad_len);
             const Bytes pt = rng.bytes(len);
             SCOPED_TRACE(testing::Message() << "aad=" << aad_len << " len=" << len);
             const Outcome ref = run(portable(), m, Direction::seal, pt, whole(len), false);
-            expect_same(ref, run(avx2(), m, Direction::seal, pt, whole(len), false));
+            expect_same(ref, run(impl(), m, Direction::seal, pt, whole(len), false));
             expect_same(run(portable(), m, Direction::open, ref.out, whole(len), false),
-                        run(avx2(), m, Direction::open, ref.out, whole(len), true));
+                        run(impl(), m, Direction::open, ref.out, whole(len), true));
         }
     }
 }
 
 // First counter 0xffffffff - k leaves room for k text blocks: the whole room
 // is usable, one more byte is refused, and no batch wraps into the nonce.
-TEST_F(Avx2Aead, CounterJustBelowTwoToThe32) {
-    Rng rng(0xaead0004);
-    for (uint32_t k = 0; k <= 20; ++k) {
+TEST_P(KernelSuite, AeadCounterJustBelowTwoToThe32) {
+    Rng rng = seeded_rng(0xaead0004);
+    std::vector<uint32_t> ks;
+    for (uint32_t k = 0; k <= 20; ++k) ks.push_back(k);
+    for (uint32_t k : {23, 24, 25, 31, 32, 33, 47, 48, 49, 63, 64, 65, 96, 128}) ks.push_back(k);
+    for (uint32_t k : ks) {
         Message m = random_message(rng, Grid::rfc8439, 13);
         m.first_counter = 0xffffffffu - k;
         const size_t room = size_t(k) * 64;
@@ -190,7 +201,7 @@ TEST_F(Avx2Aead, CounterJustBelowTwoToThe32) {
             SCOPED_TRACE(testing::Message() << "k=" << k << " len=" << len);
             const Bytes pt = rng.bytes(len);
             const Outcome ref = run(portable(), m, Direction::seal, pt, whole(len), false);
-            expect_same(ref, run(avx2(), m, Direction::seal, pt, whole(len), false));
+            expect_same(ref, run(impl(), m, Direction::seal, pt, whole(len), false));
             if (len > room) {
                 EXPECT_FALSE(ref.accepted);
                 EXPECT_EQ(ref.out, Bytes(len, 0xa5)) << "a refused call writes nothing";
@@ -198,20 +209,41 @@ TEST_F(Avx2Aead, CounterJustBelowTwoToThe32) {
             }
             EXPECT_TRUE(ref.accepted);
             expect_same(run(portable(), m, Direction::open, ref.out, whole(len), false),
-                        run(avx2(), m, Direction::open, ref.out, whole(len), true));
-            expect_same(ref, run(avx2(), m, Direction::seal, pt, random_pieces(rng, len, 70), true));
+                        run(impl(), m, Direction::open, ref.out, whole(len), true));
+            expect_same(ref, run(impl(), m, Direction::seal, pt, random_pieces(rng, len, 70), true));
+        }
+    }
+}
+
+// First counter 0x7fffffff - k: the lanes of every batch shape cross 2^31,
+// where a counter made with a signed compare would go wrong.
+TEST_P(KernelSuite, AeadCounterAcrossTwoToThe31) {
+    Rng rng = seeded_rng(0xaead0008);
+    for (uint32_t k = 0; k <= 70; ++k) {
+        Message m = random_message(rng, rng.below(2) ? Grid::rfc8439 : Grid::openssh, 13);
+        m.first_counter = 0x7fffffffu - k;
+        for (size_t len : {size_t(k) * 64 + 1, size_t(k + 9) * 64 - 1, size_t(k + 70) * 64}) {
+            SCOPED_TRACE(testing::Message() << "k=" << k << " len=" << len << " grid=" << int(m.grid));
+            const Bytes pt = rng.bytes(len);
+            const Outcome ref = run(portable(), m, Direction::seal, pt, whole(len), false);
+            expect_same(ref, run(impl(), m, Direction::seal, pt, whole(len), true));
+            expect_same(run(portable(), m, Direction::open, ref.out, whole(len), false),
+                        run(impl(), m, Direction::open, ref.out, whole(len), false));
+            if (HasFailure()) return;
         }
     }
 }
 
 // Whole-record open: an authentic record decrypts; a flipped tag or
 // ciphertext bit is refused with zeros in the output, on the short path
-// (<= kShortMax) and the long one, in place and out of place.
-TEST_F(Avx2Aead, OpenRecordAcceptsAndRefuses) {
-    Rng rng(0xaead0005);
+// (<= kShortMax, or the set's own cut-off) and the long one, in place and
+// out of place.
+TEST_P(KernelSuite, AeadOpenRecordAcceptsAndRefuses) {
+    Rng rng = seeded_rng(0xaead0005);
     std::vector<size_t> lens;
     for (size_t n = 0; n <= 260; ++n) lens.push_back(n);
     for (size_t n : {447, 448, 449, 511, 512, 513, 1000, 4096, 16385}) lens.push_back(n);
+    for (size_t n : bulk_edges()) lens.push_back(n);
     for (size_t len : lens) {
         const Message m = random_message(rng, Grid::rfc8439, rng.below(40));
         const Bytes pt = rng.bytes(len);
@@ -224,12 +256,15 @@ TEST_F(Avx2Aead, OpenRecordAcceptsAndRefuses) {
             for (bool in_place : {false, true}) {
                 SCOPED_TRACE(testing::Message() << "len=" << len << " flip=" << flip << " in_place=" << in_place);
                 AeadState st;
-                start(st, avx2(), m);
+                start(st, impl(), m);
                 Bytes out = in_place ? ct : Bytes(len, 0xa5);
                 const bool ok = kern::aead_open_record(st, in_place ? out.data() : ct.data(), out.data(), len,
                                                        tag.data());
                 EXPECT_EQ(ok, flip == 0);
-                EXPECT_EQ(to_hex(out), to_hex(flip == 0 ? pt : Bytes(len, 0)));
+                const Bytes expected = flip == 0 ? pt : Bytes(len, 0);
+                if (out != expected) {
+                    EXPECT_EQ(to_hex(out), to_hex(expected));
+                }
                 kern::aead_wipe(st);
             }
         }
@@ -239,23 +274,26 @@ TEST_F(Avx2Aead, OpenRecordAcceptsAndRefuses) {
 // The record open around the held-back AAD limit: with more AAD than is
 // held back, the MAC is keyed before the record (an empty record then needs
 // no keystream at all).
-TEST_F(Avx2Aead, OpenRecordWithTheMacKeyedBeforehand) {
-    Rng rng(0xaead0007);
-    for (size_t aad_len : {0, 1, 31, 32, 33, 64}) {
-        for (size_t len : {0, 1, 63, 64, 65, 191, 192, 193, 500}) {
+TEST_P(KernelSuite, AeadOpenRecordWithTheMacKeyedBeforehand) {
+    Rng rng = seeded_rng(0xaead0007);
+    for (size_t aad_len : {0, 1, 31, 32, 33, 64, 100, 1000}) {
+        for (size_t len : {0, 1, 63, 64, 65, 127, 128, 129, 191, 192, 193, 500}) {
             const Message m = random_message(rng, Grid::rfc8439, aad_len);
             const Bytes pt = rng.bytes(len);
             const Outcome sealed = run(portable(), m, Direction::seal, pt, whole(len), false);
-            expect_same(sealed, run(avx2(), m, Direction::seal, pt, whole(len), false));
+            expect_same(sealed, run(impl(), m, Direction::seal, pt, whole(len), false));
             for (bool good : {true, false}) {
                 SCOPED_TRACE(testing::Message() << "aad=" << aad_len << " len=" << len << " good=" << good);
                 Bytes tag = sealed.tag;
                 if (!good) tag[15] ^= 0x80;
                 AeadState st;
-                start(st, avx2(), m);
+                start(st, impl(), m);
                 Bytes out(len, 0xa5);
                 EXPECT_EQ(good, kern::aead_open_record(st, sealed.out.data(), out.data(), len, tag.data()));
-                EXPECT_EQ(to_hex(out), to_hex(good ? pt : Bytes(len, 0)));
+                const Bytes expected = good ? pt : Bytes(len, 0);
+                if (out != expected) {
+                    EXPECT_EQ(to_hex(out), to_hex(expected));
+                }
                 kern::aead_wipe(st);
             }
         }
@@ -264,8 +302,8 @@ TEST_F(Avx2Aead, OpenRecordWithTheMacKeyedBeforehand) {
 
 // OpenSSH packets (length ‖ payload) sealed and opened whole with each kernel
 // set; the MAC grid is skewed by the 4-byte length.
-TEST_F(Avx2Aead, OpensshPacketsMatchPortable) {
-    Rng rng(0xaead0006);
+TEST_P(KernelSuite, OpensshPacketsMatchPortable) {
+    Rng rng = seeded_rng(0xaead0006);
     for (size_t payload : sweep_lengths()) {
         if (payload > 20000) continue;
         const Bytes key = rng.bytes(kern::kOpensshKeyLen);
@@ -273,14 +311,16 @@ TEST_F(Avx2Aead, OpensshPacketsMatchPortable) {
         Bytes packet = rng.bytes(kern::kOpensshLengthLen + payload);
         kern::OpensshState ref, st;
         kern::openssh_init(ref, portable());
-        kern::openssh_init(st, avx2());
+        kern::openssh_init(st, impl());
         kern::openssh_set_key(ref, key.data());
         kern::openssh_set_key(st, key.data());
         SCOPED_TRACE(payload);
         Bytes want(packet.size()), got = packet, want_tag(16), got_tag(16);
         kern::openssh_seal(ref, seqnr, packet.data(), want.data(), packet.size(), want_tag.data());
         kern::openssh_seal(st, seqnr, got.data(), got.data(), got.size(), got_tag.data());
-        ASSERT_EQ(to_hex(want), to_hex(got));
+        if (want != got) {
+            ASSERT_EQ(to_hex(want), to_hex(got));
+        }
         ASSERT_EQ(to_hex(want_tag), to_hex(got_tag));
 
         Bytes opened = want;

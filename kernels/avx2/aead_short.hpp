@@ -1,29 +1,27 @@
-// Short opens (0..kShortMax bytes, RFC 8439 §2.8): one run of the row-layout
+// Short opens (up to Shape::short_max bytes, RFC 8439 §2.8): one run of the row-layout
 // rounds gives the text's keystream (one to three blocks) while the Poly1305
 // key block is computed beside it in scalar registers (ScalarBlock), so the
 // MAC is keyed and the ciphertext absorbed during those rounds. A
 // whole-record open computes the tag over the ciphertext first and writes
 // (in ^ keystream) masked by the verdict: the plaintext of an authentic
 // record, zeros otherwise, with no branch on the tag. (Short seals take the
-// one pass, avx2/aead_stitched.cpp: their MAC needs the keystream first, so
-// nothing here would run beside the rounds but the key.)
+// one pass, avx2/aead_pass.hpp: their MAC needs the keystream first, so
+// nothing here would run beside the rounds but the key.) Included by the two
+// entry points, avx2/aead_text.cpp and avx2/aead_record.cpp.
+#pragma once
+
 #include "kernels/avx2/aead.hpp"
-#include "kernels/avx2/kernels.hpp"
 #include "kernels/bytes.hpp"
 
-namespace stitch::kern {
-
-namespace {
-
-using avx2::blocks_for;
-using avx2::U32x8;
+namespace stitch::kern::avx2 {
 
 // The text's keystream when the MAC is already keyed (more AAD than could
 // be held back): blocks_for(len) blocks from the counter.
+template <Rounds R>
 STITCH_INLINE_AVX2_BMI2 void keyed_keystream(AeadState& st, U32x8 (&ks)[1][16], size_t len) {
     const size_t n = blocks_for(len);
     if (n == 0) return;
-    avx2::keystream_upto(st.chacha, ks, n, [](int, int) {});
+    keystream_upto<R>(st.chacha, ks, n, [](int, int) {});
     chacha_advance(st.chacha.ctr, n);
 }
 
@@ -31,7 +29,7 @@ STITCH_INLINE_AVX2_BMI2 void keyed_keystream(AeadState& st, U32x8 (&ks)[1][16], 
 // round each; the MAC is keyed at the next step and the later ones absorb
 // ciphertext. A scalar double round (~25 cycles) fits in a step of the
 // vector rounds (~28), so the key arrives halfway.
-constexpr int kKeySteps = 10;
+constexpr int kShortKeySteps = 10;
 
 // What runs beside the text's rounds: the key block, then keying the MAC,
 // then `ct_blocks` whole blocks of the ciphertext ct spread over the steps
@@ -41,16 +39,16 @@ struct ShortFeed {
     mulx::PolyAcc acc;
     const uint8_t* ct;
     size_t ct_blocks;
-    avx2::ScalarBlock block0{st.chacha};
+    ScalarBlock block0{st.chacha};
     size_t done = 0;
 
     STITCH_INLINE_AVX2_BMI2 void operator()(int step, int steps) {
-        if (step < kKeySteps) {
+        if (step < kShortKeySteps) {
             block0.double_round();
-        } else if (step == kKeySteps) {
-            avx2::key_mac(st, acc, block0);
+        } else if (step == kShortKeySteps) {
+            key_mac(st, acc, block0);
         } else {
-            const size_t target = size_t(step - kKeySteps) * ct_blocks / size_t(steps - 1 - kKeySteps);
+            const size_t target = size_t(step - kShortKeySteps) * ct_blocks / size_t(steps - 1 - kShortKeySteps);
             for (; done < target; ++done) mulx::block(acc, ct + done * kPolyBlock);
         }
     }
@@ -67,11 +65,11 @@ STITCH_INLINE_AVX2_BMI2 mulx::PolyAcc short_rounds(AeadState& st, U32x8 (&ks)[1]
     chacha_advance(text.ctr, 1);
     const size_t n = blocks_for(len);
     if (n > 2) {
-        avx2::keystream_rows<2>(text, ks, feed);
+        keystream_rows<2>(text, ks, feed);
     } else if (n > 0) {
-        avx2::keystream_rows<1>(text, ks, feed);
+        keystream_rows<1>(text, ks, feed);
     } else {
-        for (int step = 0; step <= kKeySteps; ++step) feed(step, 20);
+        for (int step = 0; step <= kShortKeySteps; ++step) feed(step, 20);
     }
     return feed.acc;
 }
@@ -104,7 +102,7 @@ STITCH_INLINE_AVX2_BMI2 void masked_xor(const U32x8 (&ks)[1][16], const uint8_t*
     }
     if (len > 0) {
         uint8_t last[kChaChaBlock];
-        avx2::store_block(ks[0], b, last);
+        store_block(ks[0], b, last);
         for (size_t i = 0; i < len; ++i) out[i] = uint8_t((in[i] ^ last[i]) & keep);
         wipe(last, sizeof(last));
     }
@@ -119,11 +117,9 @@ STITCH_INLINE_AVX2_BMI2 void mask_output(uint8_t* out, size_t len, uint8_t keep)
     for (; i < len; ++i) out[i] &= keep;
 }
 
-}  // namespace
-
-namespace avx2 {
-
-void short_open(AeadState& st, const uint8_t* in, uint8_t* out, size_t len) noexcept {
+// Opens of 1..short_max bytes with the MAC not keyed yet: the text's
+// keystream in one call, the key block and the MAC beside its rounds.
+STITCH_INLINE_AVX2_BMI2 void short_open(AeadState& st, const uint8_t* in, uint8_t* out, size_t len) {
     U32x8 ks[1][16];
     const size_t early = aligned_blocks(st, len);
     mulx::PolyAcc acc = short_rounds(st, ks, len, in, early);
@@ -132,42 +128,7 @@ void short_open(AeadState& st, const uint8_t* in, uint8_t* out, size_t len) noex
     mac_update(acc, st.mac, in + early * kPolyBlock, len - early * kPolyBlock);
     emit(st, ks, 0, in, out, len);
     mulx::store(st.mac, acc);
-    avx2::wipe_upto(ks, blocks_for(len));
-    U32x8::zero_registers();
+    wipe_upto(ks, blocks_for(len));
 }
 
-}  // namespace avx2
-
-bool aead_open_record_avx2(AeadState& st, const uint8_t* in, uint8_t* out, size_t len,
-                           const uint8_t tag[16]) noexcept {
-    U32x8::clean_upper();
-    if (len > kShortMax) {
-        aead_text_avx2(st, Direction::open, in, out, len);
-        const uint8_t keep = verdict(st, tag);
-        mask_output(out, len, keep);
-        U32x8::zero_registers();
-        return keep != 0;
-    }
-    U32x8 ks[1][16];
-    mulx::PolyAcc acc;
-    if (st.mac_keyed) {
-        keyed_keystream(st, ks, len);
-        acc = mulx::load(st.mac);
-        avx2::mac_update(acc, st.mac, in, len);
-    } else {
-        const size_t early = aligned_blocks(st, len);
-        acc = short_rounds(st, ks, len, in, early);
-        chacha_advance(st.chacha.ctr, 1 + blocks_for(len));
-        avx2::mac_update(acc, st.mac, in + early * kPolyBlock, len - early * kPolyBlock);
-    }
-    mulx::store(st.mac, acc);
-    // Nothing is written before the verdict, so in == out still holds the
-    // ciphertext here.
-    const uint8_t keep = verdict(st, tag);
-    masked_xor(ks, in, out, len, keep);
-    avx2::wipe_upto(ks, blocks_for(len));
-    U32x8::zero_registers();
-    return keep != 0;
-}
-
-}  // namespace stitch::kern
+}  // namespace stitch::kern::avx2

@@ -1,0 +1,53 @@
+// The whole-record open (Impl::aead_open_record) of each shape: records up
+// to the shape's short_max take the short path (avx2/aead_short.hpp), MAC'd
+// before a byte is decrypted and written masked by the verdict; longer ones
+// take the one pass and have their output cleared on a refusal.
+#include "kernels/avx2/aead_short.hpp"
+#include "kernels/avx2/kernels.hpp"
+#include "kernels/bytes.hpp"
+
+namespace stitch::kern {
+
+namespace {
+
+using namespace avx2;
+
+template <const Shape& S>
+STITCH_TARGET_AVX2_BMI2 bool aead_open_record(AeadState& st, const uint8_t* in, uint8_t* out, size_t len,
+                                              const uint8_t tag[16]) noexcept {
+    U32x8::clean_upper();
+    if (len > S.short_max) {
+        aead_text_avx2[avx2::shape_index(S)](st, Direction::open, in, out, len);
+        const uint8_t keep = verdict(st, tag);
+        mask_output(out, len, keep);
+        U32x8::zero_registers();
+        return keep != 0;
+    }
+    U32x8 ks[1][16];
+    mulx::PolyAcc acc;
+    if (st.mac_keyed) {
+        keyed_keystream<S.rounds>(st, ks, len);
+        acc = mulx::load(st.mac);
+        avx2::mac_update(acc, st.mac, in, len);
+    } else {
+        const size_t early = aligned_blocks(st, len);
+        acc = short_rounds(st, ks, len, in, early);
+        chacha_advance(st.chacha.ctr, 1 + blocks_for(len));
+        avx2::mac_update(acc, st.mac, in + early * kPolyBlock, len - early * kPolyBlock);
+    }
+    mulx::store(st.mac, acc);
+    // Nothing is written before the verdict, so in == out still holds the
+    // ciphertext here.
+    const uint8_t keep = verdict(st, tag);
+    masked_xor(ks, in, out, len, keep);
+    avx2::wipe_upto(ks, blocks_for(len));
+    U32x8::zero_registers();
+    return keep != 0;
+}
+
+}  // namespace
+
+const PerShape<AeadOpenRecordFn> aead_open_record_avx2 =
+    avx2::for_each_shape<AeadOpenRecordFn>([]<const Shape& S>() { return &aead_open_record<S>; });
+
+}  // namespace stitch::kern

@@ -4,6 +4,7 @@
 // (its AVX-512 code on where the CPU has it) and once with OPENSSL_ia32cap
 // hiding AVX-512 from libcrypto, as on the AVX2-only CPUs stitch is for.
 // libcrypto reads OPENSSL_ia32cap once, when it loads, hence two processes.
+#include <alloca.h>
 #include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -20,9 +21,12 @@
 
 #include "bench/clock.hpp"
 #include "bench/ossl.hpp"
+#include "bench/placement.hpp"
 #include "bench/report.hpp"
 #include "bench/sections.hpp"
 #include "bench/summary.hpp"
+#include "kernels/avx2/shapes.hpp"
+#include "kernels/dispatch.hpp"
 
 #include <openssl/opensslv.h>
 
@@ -36,7 +40,7 @@ namespace {
 // ChaCha20 and Poly1305 AVX-512 code on F and VL (and IFMA for Poly1305).
 constexpr const char* kNoAvx512Mask = ":~0x5842DC230000";
 
-const char* const kSections[] = {"tls13", "tls12", "ssh", "poly1305", "kernel"};
+const char* const kSections[] = {"tls13", "tls12", "ssh", "poly1305", "kdf", "kernel"};
 
 struct Options {
     bool quick = false;
@@ -48,6 +52,10 @@ struct Options {
     std::string mask = kNoAvx512Mask;
     std::string results;  // internal: where a child run writes its medians
     bool child = false;   // internal: run by the `both` parent
+    std::string sizes;    // --sizes: TLS/kernel row sizes instead of the defaults
+    std::string impls;    // --impls: kernel table columns (Impl labels)
+    std::string place;    // --place: buffer offsets mod 4096 (bench/placement.hpp)
+    int stack = 0;        // --stack: bytes the stack is moved down before any section
 };
 
 [[noreturn]] void usage(int code) {
@@ -55,13 +63,20 @@ struct Options {
         "usage: stitch_bench [--quick] [--openssl-cpu=both|as-is|no-avx512] [--only=SECTIONS]\n"
         "                    [--reps=N] [--sample-ms=MS] [--cpu=N] [--mask=OPENSSL_ia32cap]\n"
         "  --quick        TLS 1.3 seal/open at 64 B, 1 KiB, 16 KiB only (a few seconds)\n"
-        "  --openssl-cpu  both (default): run as-is, then with libcrypto's AVX-512 masked\n"
-        "                 through OPENSSL_ia32cap (%s), and summarise both\n"
-        "  --only         comma list of tls13,tls12,ssh,poly1305,kernel\n"
+        "  --openssl-cpu  both (default): run as-is, then with AVX-512 hidden from libcrypto\n"
+        "                 (OPENSSL_ia32cap=%s) and from stitch (STITCH_CLEAR_CPUID=avx512),\n"
+        "                 as on a CPU with AVX2 only, and summarise both\n"
+        "  --only         comma list of tls13,tls12,ssh,poly1305,kdf,kernel\n"
         "  --reps         alternated repetitions per row (default 21, quick 15); medians are reported\n"
         "  --sample-ms    time one repetition of one implementation aims for (default 3, quick 2)\n"
         "  --cpu          pin to this CPU\n"
-        "  STITCH_MODULE_DIR overrides where stitch.so is loaded from (default: the build tree)\n",
+        "  --sizes        comma list of message sizes for every row\n"
+        "  --impls        comma list of kernel sets/shapes for the kernel table (e.g. avx2/zen4)\n"
+        "  --place=IN[,OUT]  TLS 1.3 rows: every op in place at IN mod 4096, or out of place,\n"
+        "                 input at IN and output at OUT mod 4096\n"
+        "  --stack=N      move the stack down N bytes (0..4095) before measuring\n"
+        "  STITCH_MODULE_DIR overrides where stitch.so is loaded from (default: the build tree)\n"
+        "  STITCH_AVX2_SHAPE=<name> forces an AVX2 shape (README \"AVX2 shapes\")\n",
         kNoAvx512Mask);
     std::exit(code);
 }
@@ -103,6 +118,16 @@ Options parse(int argc, char** argv) {
             o.mask = v;
         } else if (const char* v = value("--results=")) {
             o.results = v;
+        } else if (const char* v = value("--sizes=")) {
+            o.sizes = v;
+        } else if (const char* v = value("--impls=")) {
+            o.impls = v;
+        } else if (const char* v = value("--place=")) {
+            o.place = v;
+            if (!sb::set_placement(o.place)) usage(2);
+        } else if (const char* v = value("--stack=")) {
+            o.stack = std::atoi(v);
+            if (o.stack < 0 || o.stack >= 4096) usage(2);
         } else {
             usage(2);
         }
@@ -139,12 +164,43 @@ std::string avx512_state(const std::string& cpuinfo) {
 }
 
 void print_clock(const char* when, const sb::ClockReading& c) {
-    std::printf("%s core clock %.2f GHz (dependent adds, trials %.2f..%.2f), TSC %.2f GHz = %.2f x core\n", when,
-                c.core_ghz, c.core_ghz_min, c.core_ghz_max, c.tsc_ghz, c.tsc_ghz / c.core_ghz);
+    std::printf("%s core clock %.2f GHz (%s, trials %.2f..%.2f), TSC %.2f GHz = %.2f x core\n", when, c.core_ghz,
+                sb::clock_source(), c.core_ghz_min, c.core_ghz_max, c.tsc_ghz, c.tsc_ghz / c.core_ghz);
+}
+
+std::vector<std::string> split(const std::string& list) {
+    std::vector<std::string> v;
+    std::stringstream ss(list);
+    for (std::string s; std::getline(ss, s, ',');)
+        if (!s.empty()) v.push_back(s);
+    return v;
+}
+
+std::vector<size_t> split_sizes(const std::string& list) {
+    std::vector<size_t> v;
+    for (const std::string& s : split(list)) v.push_back(size_t(std::strtoull(s.c_str(), nullptr, 0)));
+    return v;
+}
+
+// The AVX2 shape dispatch picks (kernels/avx2/shapes.hpp), as this process's
+// copy of the kernels sees it: stitch.so runs the same table on the same CPU
+// and environment.
+void print_shape() {
+    const stitch::kern::CpuFeatures f = stitch::kern::cpu_features_raw();
+    const char* vendor = f.vendor == stitch::kern::CpuVendor::amd     ? "AMD"
+                         : f.vendor == stitch::kern::CpuVendor::intel ? "Intel"
+                                                                      : "other vendor";
+    const stitch::kern::Impl* avx2 = stitch::kern::avx2_impl();
+    const char* forced = std::getenv("STITCH_AVX2_SHAPE");
+    std::printf("AVX2 shape: %s for %s family 0x%x model 0x%x (%s%s%s); kernels dispatch chose: %s\n",
+                avx2 ? stitch::kern::impl_label(*avx2) : "none (no AVX2+BMI2)", vendor, f.family, f.model,
+                forced ? "STITCH_AVX2_SHAPE=" : "by the CPU table", forced ? forced : "",
+                forced && !stitch::kern::avx2::shape_named(forced) ? ", which names no shape: ignored" : "",
+                stitch::kern::impl_label(stitch::kern::active_impl()));
 }
 
 // One run in this process, with libcrypto as this process's environment set it.
-int run_here(const Options& o) {
+[[gnu::noinline]] int run_here(const Options& o) {
     if (o.cpu >= 0) {
         cpu_set_t set;
         CPU_ZERO(&set);
@@ -161,6 +217,8 @@ int run_here(const Options& o) {
         cfg.tls_sizes = {0, 64, 192, 256, 1024, 1300, 16384, 65536};
         cfg.ssh_sizes = {64, 256, 1024, 16384, 32768};
     }
+    if (!o.sizes.empty()) cfg.tls_sizes = cfg.ssh_sizes = split_sizes(o.sizes);
+    if (!o.impls.empty()) cfg.impls = split(o.impls);
 
     const std::string cpuinfo = sb::openssl_cpu_info();
     const char* env = std::getenv("OPENSSL_ia32cap");
@@ -175,8 +233,9 @@ int run_here(const Options& o) {
     } else {
         std::printf("stitch NOT LOADED from %s: %s\n", p.module_dir().c_str(), p.stitch_error().c_str());
     }
-    std::printf("%d alternated repetitions per row, ~%.1f ms each; medians\n", cfg.settings.reps,
-                cfg.settings.sample_ms);
+    print_shape();
+    std::printf("%d alternated repetitions per row, ~%.1f ms each; medians; TLS 1.3 buffers: %s; stack moved %d B\n",
+                cfg.settings.reps, cfg.settings.sample_ms, sb::placement_text().c_str(), o.stack);
 
     print_clock("start:", sb::measure_clock());
 
@@ -193,10 +252,30 @@ int run_here(const Options& o) {
     section("tls12", sb::tls12_table);
     section("ssh", sb::ssh_table);
     section("poly1305", sb::poly1305_table);
+    section("kdf", sb::kdf_table);
     section("kernel", sb::kernel_table);
     print_clock("end:  ", sb::measure_clock());
     if (results) std::fclose(results);
     return all_ok ? 0 : 1;
+}
+
+// Moves the stack down o.stack bytes, then runs: whatever the sections put
+// on the stack (the kernels' spills included) sits that much lower.
+int run_moved(const Options& o) {
+    if (o.stack == 0) return run_here(o);
+    char* pad = static_cast<char*>(alloca(size_t(o.stack)));
+    __asm__ volatile("" : : "r"(pad) : "memory");
+    return run_here(o);
+}
+
+// The AVX2-CPU view: libcrypto without its AVX-512 code (OPENSSL_ia32cap)
+// and stitch without its AVX-512 set (STITCH_CLEAR_CPUID=avx512), so both
+// sides run what they run on a CPU that has AVX2 only.
+void hide_avx512(const char* ia32cap) {
+    setenv("OPENSSL_ia32cap", ia32cap, 1);
+    const char* clear = std::getenv("STITCH_CLEAR_CPUID");
+    const std::string mask = clear && *clear ? std::string(clear) + ",avx512" : "avx512";
+    setenv("STITCH_CLEAR_CPUID", mask.c_str(), 1);
 }
 
 // Re-executes this binary with OPENSSL_ia32cap set (libcrypto has already
@@ -209,7 +288,7 @@ int run_child(char** argv, const std::vector<std::string>& args, const char* ia3
         return 1;
     }
     if (pid == 0) {
-        if (ia32cap) setenv("OPENSSL_ia32cap", ia32cap, 1);
+        if (ia32cap) hide_avx512(ia32cap);
         std::vector<char*> av{argv[0]};
         for (const auto& a : args) av.push_back(const_cast<char*>(a.c_str()));
         av.push_back(nullptr);
@@ -235,6 +314,10 @@ std::vector<sb::ResultLine> load(const std::string& path) {
 int run_both(char** argv, const Options& o) {
     std::vector<std::string> common;
     if (o.quick) common.push_back("--quick");
+    if (!o.sizes.empty()) common.push_back("--sizes=" + o.sizes);
+    if (!o.impls.empty()) common.push_back("--impls=" + o.impls);
+    if (!o.place.empty()) common.push_back("--place=" + o.place);
+    if (o.stack) common.push_back("--stack=" + std::to_string(o.stack));
     if (o.reps) common.push_back("--reps=" + std::to_string(o.reps));
     if (o.sample_ms) common.push_back("--sample-ms=" + std::to_string(o.sample_ms));
     if (o.cpu >= 0) common.push_back("--cpu=" + std::to_string(o.cpu));
@@ -244,8 +327,9 @@ int run_both(char** argv, const Options& o) {
     for (const char* s : kSections) {
         if (!o.only.empty() && !o.only.count(s)) continue;
         only_as_is += std::string(only_as_is.empty() ? "" : ",") + s;
-        // The kernels never see OPENSSL_ia32cap: measured once, in the first run.
-        if (std::string(s) != "kernel") only_masked += std::string(only_masked.empty() ? "" : ",") + s;
+        // The kernels never see OPENSSL_ia32cap, and the mask leaves libcrypto's
+        // SHA code (the KDFs' default side) alone: both measured once, in the first run.
+        if (std::string(s) != "kernel" && std::string(s) != "kdf") only_masked += std::string(only_masked.empty() ? "" : ",") + s;
     }
 
     char tmpl_a[] = "/tmp/stitch_bench.XXXXXX", tmpl_b[] = "/tmp/stitch_bench.XXXXXX";
@@ -283,13 +367,13 @@ int main(int argc, char** argv) {
             if (!env || o.mask != env) {
                 // libcrypto read its environment before main: start again with the mask in place.
                 std::fflush(stdout);
-                setenv("OPENSSL_ia32cap", o.mask.c_str(), 1);
+                hide_avx512(o.mask.c_str());
                 execv("/proc/self/exe", argv);
                 std::perror("execv");
                 return 1;
             }
         }
-        return run_here(o);
+        return run_moved(o);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "stitch_bench: %s\n", e.what());
         return 1;

@@ -1,7 +1,7 @@
 // Constant time, checked by memcheck (the ctgrind method, see ctgrind.hpp).
 // Runs every kernel path with the key, the nonce words, the plaintext and the
-// tag marked undefined, for the portable kernels and, where the host has
-// them, the AVX2 ones. CTest runs this under valgrind with --error-exitcode:
+// tag marked undefined, for the portable kernels, every AVX2 shape where the
+// host has AVX2, and the AVX-512 set built on SIMDe (tests/emulated). CTest runs this under valgrind with --error-exitcode:
 // any branch or table index on a secret byte is a memcheck error and fails
 // the test. Outside valgrind it is only a round-trip check.
 #include <algorithm>
@@ -16,6 +16,7 @@
 #include "kernels/bytes.hpp"
 #include "kernels/dispatch.hpp"
 #include "kernels/openssh.hpp"
+#include "tests/emulated/emulated_impls.hpp"
 
 namespace {
 
@@ -118,12 +119,12 @@ private:
             Bytes x(in.size()), y(in.size()), ks(in.size());
             impl_.chacha20_blocks(a, in.data(), x.data(), n);
             chacha20_blocks_portable(b, in.data(), y.data(), n);
-            expect(same(x, y), impl_.name, "chacha20_blocks xor", n);
+            expect(same(x, y), impl_label(impl_), "chacha20_blocks xor", n);
             impl_.chacha20_blocks(a, nullptr, ks.data(), n);
             chacha20_blocks_portable(b, nullptr, y.data(), n);
-            expect(same(ks, y), impl_.name, "chacha20_blocks keystream", n);
+            expect(same(ks, y), impl_label(impl_), "chacha20_blocks keystream", n);
             declassify(a.ctr, sizeof(a.ctr));
-            expect(a.ctr[0] == uint32_t(0xfffffffcu + 2 * n), impl_.name, "chacha20_blocks counter", n);
+            expect(a.ctr[0] == uint32_t(0xfffffffcu + 2 * n), impl_label(impl_), "chacha20_blocks counter", n);
         }
     }
 
@@ -146,7 +147,7 @@ private:
                 padded.resize(want.size());
                 chacha20_blocks_portable(ref, padded.data(), want.data(), (len + 63) / 64);
                 want.resize(len);
-                expect(same(out, want), impl_.name, "chacha_stream_xor", len);
+                expect(same(out, want), impl_label(impl_), "chacha_stream_xor", len);
             }
         }
     }
@@ -165,7 +166,7 @@ private:
             Bytes ta(16), tb(16);
             poly1305_final(impl_, a, ta.data());
             poly1305_final(portable_impl(), b, tb.data());
-            expect(same(ta, tb), impl_.name, "poly1305_blocks", n);
+            expect(same(ta, tb), impl_label(impl_), "poly1305_blocks", n);
         }
     }
 
@@ -173,13 +174,13 @@ private:
     void ct_equal_checks() {
         for (size_t len : {16, 1024}) {
             Bytes a = secret_bytes(len), b = a;
-            expect(public_verdict(ct_equal(a.data(), b.data(), len)), impl_.name, "ct_equal equal", len);
+            expect(public_verdict(ct_equal(a.data(), b.data(), len)), impl_label(impl_), "ct_equal equal", len);
             for (size_t at : {size_t(0), len / 2, len - 1}) {
                 Bytes c = a;
                 declassify(&c[at], 1);
                 c[at] ^= 0x40;
                 secret(&c[at], 1);
-                expect(!public_verdict(ct_equal(a.data(), c.data(), len)), impl_.name, "ct_equal differ", at);
+                expect(!public_verdict(ct_equal(a.data(), c.data(), len)), impl_label(impl_), "ct_equal differ", at);
             }
         }
     }
@@ -193,12 +194,12 @@ private:
         const Bytes ct = run_text(st, Direction::seal, m.text, split, tag);
         start(ref, portable_impl(), m);
         const Bytes ref_ct = run_text(ref, Direction::seal, m.text, {len + 1}, ref_tag);
-        expect(same(ct, ref_ct) && same(Bytes(tag, tag + 16), Bytes(ref_tag, ref_tag + 16)), impl_.name,
+        expect(same(ct, ref_ct) && same(Bytes(tag, tag + 16), Bytes(ref_tag, ref_tag + 16)), impl_label(impl_),
                "aead_text seal", len);
         start(st, impl_, m);
         const Bytes pt = run_text(st, Direction::open, ct, split, open_tag);
-        expect(public_verdict(ct_equal(tag, open_tag, 16)), impl_.name, "aead_text open tag", len);
-        expect(same(pt, m.text), impl_.name, "aead_text open text", len);
+        expect(public_verdict(ct_equal(tag, open_tag, 16)), impl_label(impl_), "aead_text open tag", len);
+        expect(same(pt, m.text), impl_label(impl_), "aead_text open text", len);
     }
 
     // Whole-record open, short path (<= kShortMax) or long: accept out of
@@ -212,18 +213,18 @@ private:
         Bytes out(len);
         start(st, impl_, m);
         secret(tag, 16);
-        expect(public_verdict(aead_open_record(st, ct.data(), out.data(), len, tag)), impl_.name,
+        expect(public_verdict(aead_open_record(st, ct.data(), out.data(), len, tag)), impl_label(impl_),
                "open_record accept", len);
-        expect(same(out, m.text), impl_.name, "open_record text", len);
+        expect(same(out, m.text), impl_label(impl_), "open_record text", len);
         std::memcpy(bad, tag, 16);
         declassify(bad, 16);
         bad[len % 16] ^= 1;
         secret(bad, 16);
         Bytes io = ct;
         start(st, impl_, m);
-        expect(!public_verdict(aead_open_record(st, io.data(), io.data(), len, bad)), impl_.name,
+        expect(!public_verdict(aead_open_record(st, io.data(), io.data(), len, bad)), impl_label(impl_),
                "open_record refuse", len);
-        expect(all_zero(io), impl_.name, "open_record refusal wipe", len);
+        expect(all_zero(io), impl_label(impl_), "open_record refusal wipe", len);
     }
 
     // OpenSSH packet: length(4) ‖ payload under K_2 ‖ K_1, seal/length/open/refuse.
@@ -241,21 +242,21 @@ private:
         uint8_t tag[kTagLen], ref_tag[kTagLen];
         openssh_seal(st, seqnr, packet.data(), sealed.data(), len, tag);
         openssh_seal(ref, seqnr, packet.data(), ref_sealed.data(), len, ref_tag);
-        expect(same(sealed, ref_sealed) && same(Bytes(tag, tag + 16), Bytes(ref_tag, ref_tag + 16)), impl_.name,
+        expect(same(sealed, ref_sealed) && same(Bytes(tag, tag + 16), Bytes(ref_tag, ref_tag + 16)), impl_label(impl_),
                "openssh_seal", payload_len);
         Bytes length(kOpensshLengthLen);
         openssh_length(st, seqnr, sealed.data(), length.data());
-        expect(same(length, Bytes(packet.begin(), packet.begin() + 4)), impl_.name, "openssh_length", payload_len);
+        expect(same(length, Bytes(packet.begin(), packet.begin() + 4)), impl_label(impl_), "openssh_length", payload_len);
         Bytes out(len);
-        expect(public_verdict(openssh_open(st, seqnr, sealed.data(), out.data(), len, tag)), impl_.name,
+        expect(public_verdict(openssh_open(st, seqnr, sealed.data(), out.data(), len, tag)), impl_label(impl_),
                "openssh_open accept", payload_len);
-        expect(same(out, packet), impl_.name, "openssh_open text", payload_len);
+        expect(same(out, packet), impl_label(impl_), "openssh_open text", payload_len);
         declassify(tag, kTagLen);
         tag[payload_len % kTagLen] ^= 0x80;
         secret(tag, kTagLen);
-        expect(!public_verdict(openssh_open(st, seqnr, sealed.data(), out.data(), len, tag)), impl_.name,
+        expect(!public_verdict(openssh_open(st, seqnr, sealed.data(), out.data(), len, tag)), impl_label(impl_),
                "openssh_open refuse", payload_len);
-        expect(all_zero(out), impl_.name, "openssh_open refusal wipe", payload_len);
+        expect(all_zero(out), impl_label(impl_), "openssh_open refusal wipe", payload_len);
     }
 
     Bytes secret_bytes(size_t n) {
@@ -287,7 +288,16 @@ int main() {
     std::printf("cpu (as this process sees it): avx2=%d bmi2=%d adx=%d; avx2_impl: %s\n", raw.avx2, raw.bmi2,
                 raw.adx, avx2 ? "present" : "null");
     Checker(portable_impl(), 1).run();
-    if (avx2) Checker(*avx2, 2).run();
+    // Every AVX2 shape (kernels/avx2/shapes.hpp): each is its own code.
+    uint64_t seed = 2;
+    for (const Impl* shape : avx2_impls()) Checker(*shape, seed++).run();
+    // The AVX-512 set as SIMDe runs it (valgrind executes no AVX-512
+    // instruction): the same kernel source, so a branch or index on a secret
+    // in its logic shows here too.
+    for (const Impl* emulated : stitch::test::avx512_emulated_impls()) {
+        std::printf("checking %s\n", impl_label(*emulated));
+        Checker(*emulated, seed++).run();
+    }
 #if defined(__x86_64__)
     // An x86-64 build always carries the AVX2 kernels: a null here on an
     // AVX2+BMI2 host means they were never checked, which is a failure.

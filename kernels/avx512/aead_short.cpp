@@ -1,0 +1,85 @@
+// Whole-record opens for the AVX-512 set (Impl::aead_open_record). Records
+// up to kShortMax bytes (one to three blocks) get their keystream from one
+// run of the row layout with block 0 in lane 0, then the MAC over the
+// ciphertext, then (in ^ keystream) masked by the verdict: an authentic
+// record's plaintext or zeros, with no branch on the tag and nothing
+// written before the tag is checked. Longer records take the one pass and
+// are zeroed on refusal.
+#include "kernels/avx512/aead_pass.hpp"
+#include "kernels/avx512/kernels.hpp"
+
+namespace stitch::kern::STITCH_AVX512_NS {
+
+namespace {
+
+// The computed tag against `tag` in constant time: 0xff when they match.
+STITCH_INLINE_AVX512 uint8_t verdict(AeadState& st, const uint8_t tag[16]) {
+    uint8_t computed[16];
+    aead_final(st, computed);
+    const uint8_t keep = ct_mask(ct_equal(computed, tag, 16));
+    wipe(computed, sizeof(computed));
+    return keep;
+}
+
+// out[0..len) &= keep, 64 bytes at a time, the tail masked.
+STITCH_INLINE_AVX512 void mask_output(uint8_t* out, size_t len, uint8_t keep) {
+    const U32x16 mask = U32x16::splat(0x01010101u * keep);
+    for (; len >= 64; len -= 64, out += 64) (U32x16::load_le(out) & mask).store_le(out);
+    if (len > 0) (U32x16::load_le(out, len) & mask).store_le(out, len);
+}
+
+STITCH_INLINE_AVX512 bool short_open(AeadState& st, const uint8_t* in, uint8_t* out, size_t len,
+                                     const uint8_t tag[16]) {
+    const size_t n = blocks_for(len);
+    U32x16 r[4];
+    size_t first = 0;  // blocks of r before the text's
+    mulx::PolyAcc acc;
+    if (!st.mac_keyed) {
+        keystream_rows(st.chacha, r, Nothing{});
+        rows_to_blocks(r);
+        uint64_t k[4];
+        key_words(r, 0, k);
+        avx2::key_mac(st, acc, k);
+        wipe(k, sizeof(k));
+        first = 1;
+    } else {
+        // More AAD than could be held back keyed the MAC already.
+        if (n > 0) {
+            keystream_rows(st.chacha, r, Nothing{});
+            rows_to_blocks(r);
+        }
+        acc = mulx::load(st.mac);
+    }
+    chacha_advance(st.chacha.ctr, first + n);
+    avx2::mac_update(acc, st.mac, in, len);
+    mulx::store(st.mac, acc);
+    // Nothing is written before the verdict, so in == out still holds the
+    // ciphertext here.
+    const uint8_t keep = verdict(st, tag);
+    const U32x16 mask = U32x16::splat(0x01010101u * keep);
+    for (size_t b = 0; b < n; ++b, len -= kChaChaBlock) {
+        const size_t take = std::min(len, kChaChaBlock);
+        ((U32x16::load_le(in + b * kChaChaBlock, take) ^ r[first + b]) & mask).store_le(out + b * kChaChaBlock, take);
+    }
+    wipe(r, sizeof(r));
+    return keep != 0;
+}
+
+}  // namespace
+
+bool open_record(AeadState& st, const uint8_t* in, uint8_t* out, size_t len, const uint8_t tag[16]) noexcept {
+    clean_upper();
+    bool ok;
+    if (len > kShortMax) {
+        stitched_text(st, Direction::open, in, out, len);
+        const uint8_t keep = verdict(st, tag);
+        mask_output(out, len, keep);
+        ok = keep != 0;
+    } else {
+        ok = short_open(st, in, out, len, tag);
+    }
+    zero_registers();
+    return ok;
+}
+
+}  // namespace stitch::kern::STITCH_AVX512_NS

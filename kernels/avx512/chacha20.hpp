@@ -1,0 +1,263 @@
+// ChaCha20 (RFC 8439 §2.3) for the AVX-512 kernels, in two layouts.
+//
+// Word per register: register w holds state word w of 16 blocks (zmm) or 8
+// (ymm with AVX512VL), so a round is lane-wise arithmetic with no diagonal
+// shuffles and every rotation is one VPROLD. Sixteen state words plus the
+// temporaries fit the 32 registers: nothing spills in the rounds.
+//
+// Rows: a register holds one row (four words) of four blocks (zmm), one per
+// 128-bit lane; a diagonal round is a rotation of three rows. Four registers,
+// no transpose, the shortest critical path: the short records' keystream.
+//
+// Both take a `beside(step, steps)` callback run between the lines of the
+// quarter rounds, where the AEAD kernels put their Poly1305 work.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/chacha20.hpp"
+#include "kernels/simd/u32x16.hpp"
+
+namespace stitch::kern::STITCH_AVX512_NS {
+
+using simd::U32x16;
+using simd::U32x8;
+using simd::U32xN;
+
+// Four quarter rounds of one half round, op by op, so four independent
+// chains sit side by side in the instruction stream (a window's worth of
+// parallel work for the scheduler).
+template <class V>
+struct Quad {
+    V v[4];
+    STITCH_INLINE_AVX512 Quad& operator+=(const Quad& o) {
+        #pragma GCC unroll 16
+        for (int i = 0; i < 4; ++i) v[i] += o.v[i];
+        return *this;
+    }
+    STITCH_INLINE_AVX512 Quad& operator^=(const Quad& o) {
+        #pragma GCC unroll 16
+        for (int i = 0; i < 4; ++i) v[i] ^= o.v[i];
+        return *this;
+    }
+};
+}  // namespace stitch::kern::STITCH_AVX512_NS
+
+namespace stitch::kern::STITCH_AVX512_NS::simd {
+template <int R, class V>
+STITCH_INLINE_AVX512 Quad<V> rotl(const Quad<V>& q) {
+    return Quad<V>{{rotl<R>(q.v[0]), rotl<R>(q.v[1]), rotl<R>(q.v[2]), rotl<R>(q.v[3])}};
+}
+}  // namespace stitch::kern::STITCH_AVX512_NS::simd
+
+namespace stitch::kern::STITCH_AVX512_NS {
+
+// RFC 8439 §2.1, the same lines as quarter_round in chacha20.hpp, with
+// after(line) run after each line: the AEAD kernels absorb Poly1305 blocks
+// there, so scalar and vector work alternate in small pieces (a larger piece
+// of scalar work fills the integer scheduler and stalls the vector ops
+// queued behind it).
+template <class V, class After>
+STITCH_INLINE_AVX512 void quarter_round(V& a, V& b, V& c, V& d, After&& after) {
+    a += b; d ^= a; d = simd::rotl<16>(d); after(0);
+    c += d; b ^= c; b = simd::rotl<12>(b); after(1);
+    a += b; d ^= a; d = simd::rotl<8>(d); after(2);
+    c += d; b ^= c; b = simd::rotl<7>(b); after(3);
+}
+
+// Quarter rounds (A+i, B+(i+S)%4, C+(i+2S)%4, D+(i+3S)%4), i = 0..3: the
+// columns for S = 0, the diagonals for S = 1; after(line) as above.
+template <int S, class V, class After>
+STITCH_INLINE_AVX512 void half_round(V x[16], After&& after) {
+    Quad<V> a, b, c, d;
+    #pragma GCC unroll 16
+    for (int i = 0; i < 4; ++i) {
+        a.v[i] = x[i];
+        b.v[i] = x[4 + (i + S) % 4];
+        c.v[i] = x[8 + (i + 2 * S) % 4];
+        d.v[i] = x[12 + (i + 3 * S) % 4];
+    }
+    quarter_round(a, b, c, d, after);
+    #pragma GCC unroll 16
+    for (int i = 0; i < 4; ++i) {
+        x[i] = a.v[i];
+        x[4 + (i + S) % 4] = b.v[i];
+        x[8 + (i + 2 * S) % 4] = c.v[i];
+        x[12 + (i + 3 * S) % 4] = d.v[i];
+    }
+}
+
+// Input words of a batch of N blocks whose first has counter ctr + first,
+// each lane's 64-bit counter over words 12-13 carrying on its own.
+template <size_t N>
+STITCH_INLINE_AVX512 void load_state(const ChaChaState& st, uint32_t first, U32xN<N> x[16]) {
+    using V = U32xN<N>;
+    #pragma GCC unroll 16
+    for (int i = 0; i < 4; ++i) x[i] = V::splat(kSigma[i]);
+    #pragma GCC unroll 16
+    for (int i = 0; i < 8; ++i) x[4 + i] = V::splat(st.key[i]);
+    const V ctr0 = V::splat(st.ctr[0]);
+    x[12] = ctr0 + V::iota() + V::splat(first);
+    x[13] = V::splat(st.ctr[1]) + V::carry_if_below(x[12], ctr0);
+    x[14] = V::splat(st.ctr[2]);
+    x[15] = V::splat(st.ctr[3]);
+}
+
+// Steps of a keystream call at which `beside` runs: after every line of
+// every quarter round, 80 in all (four lines, two half rounds, ten double
+// rounds).
+inline constexpr int kBesideSteps = 80;
+
+// beside(first + line, kBesideSteps) for the lines of one half round: a
+// named functor, not a lambda, because a lambda does not inherit the
+// enclosing function's target attribute and could not inline AVX-512 code.
+template <class Beside>
+struct LinesFrom {
+    Beside& beside;
+    int first;
+    STITCH_INLINE_AVX512 void operator()(int line) const { beside(first + line, kBesideSteps); }
+};
+template <class Beside>
+LinesFrom(Beside&, int) -> LinesFrom<Beside>;
+
+// Runs nothing beside the rounds.
+struct Nothing {
+    STITCH_INLINE_AVX512 void operator()(int, int) const {}
+};
+
+// The keystream of N blocks from st.ctr + first, in the block layout of
+// simd::transpose, without advancing st. beside(i, 80) runs after line i.
+//
+// The rounds work on a local copy: the caller's array is memory the MAC's
+// block loads might alias, which made GCC store the state before every
+// `beside` step and reload it after. The input words are rebuilt from st
+// for the final addition rather than kept: sixteen more live registers
+// through the rounds made the compiler spill state words at every step.
+template <size_t N, class Beside>
+STITCH_INLINE_AVX512 void keystream(const ChaChaState& st, uint32_t first, U32xN<N> out[16], Beside&& beside) {
+    U32xN<N> x[16];
+    load_state(st, first, x);
+    for (int i = 0; i < 10; ++i) {
+        half_round<0>(x, LinesFrom{beside, 8 * i});
+        half_round<1>(x, LinesFrom{beside, 8 * i + 4});
+    }
+    U32xN<N> in[16];
+    load_state(st, first, in);
+    #pragma GCC unroll 16
+    for (int i = 0; i < 16; ++i) x[i] += in[i];
+    simd::transpose(x);
+    #pragma GCC unroll 16
+    for (int i = 0; i < 16; ++i) out[i] = x[i];
+}
+
+template <size_t N>
+STITCH_INLINE_AVX512 void keystream(const ChaChaState& st, uint32_t first, U32xN<N> x[16]) {
+    Nothing nothing;
+    keystream(st, first, x, nothing);
+}
+
+// Block b of a transposed batch: one zmm, or two ymm halves.
+STITCH_INLINE_AVX512 void xor_block(const U32x16 ks[16], size_t b, const uint8_t* in, uint8_t* out) {
+    (U32x16::load_le(in) ^ ks[b]).store_le(out);
+}
+STITCH_INLINE_AVX512 void xor_block(const U32x8 ks[16], size_t b, const uint8_t* in, uint8_t* out) {
+    (U32x8::load_le(in) ^ ks[b]).store_le(out);
+    (U32x8::load_le(in + 32) ^ ks[8 + b]).store_le(out + 32);
+}
+// The first n < 64 bytes of block b, by masked loads and stores.
+STITCH_INLINE_AVX512 void xor_partial(const U32x16 ks[16], size_t b, const uint8_t* in, uint8_t* out, size_t n) {
+    (U32x16::load_le(in, n) ^ ks[b]).store_le(out, n);
+}
+STITCH_INLINE_AVX512 void xor_partial(const U32x8 ks[16], size_t b, const uint8_t* in, uint8_t* out, size_t n) {
+    const size_t lo = n < 32 ? n : 32;
+    (U32x8::load_le(in, lo) ^ ks[b]).store_le(out, lo);
+    (U32x8::load_le(in + 32, n - lo) ^ ks[8 + b]).store_le(out + 32, n - lo);
+}
+STITCH_INLINE_AVX512 void store_block(const U32x16 ks[16], size_t b, uint8_t* out) { ks[b].store_le(out); }
+STITCH_INLINE_AVX512 void store_block(const U32x8 ks[16], size_t b, uint8_t* out) {
+    ks[b].store_le(out);
+    ks[8 + b].store_le(out + 32);
+}
+
+// --- the row layout: up to four blocks in one set of four zmm registers ----
+
+// Rows of blocks ctr .. ctr + 3, block k in 128-bit lane k.
+STITCH_INLINE_AVX512 void load_rows(const ChaChaState& st, U32x16 r[4]) {
+    r[0] = U32x16::row(kSigma);
+    r[1] = U32x16::row(st.key);
+    r[2] = U32x16::row(st.key + 4);
+    // Row 3 is (ctr0 + k, ctr1 + carry, ctr2, ctr3) in lane k.
+    const U32x16 base = U32x16::row(st.ctr);
+    U32x16 d = base + U32x16(_mm512_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0));
+    // A lane whose word 0 wrapped carries one into its word 1.
+    const __mmask16 wrapped = _mm512_mask_cmplt_epu32_mask(0x1111, d.raw(), base.raw());
+    d += U32x16(_mm512_maskz_set1_epi32(__mmask16(wrapped << 1), 1));
+    r[3] = d;
+}
+
+// The four blocks' keystream rows; beside(i, 80) after line i.
+template <class Beside>
+STITCH_INLINE_AVX512 void keystream_rows(const ChaChaState& st, U32x16 r[4], Beside&& beside) {
+    U32x16 in[4];
+    load_rows(st, in);
+    U32x16 a = in[0], b = in[1], c = in[2], d = in[3];
+    for (int i = 0; i < 10; ++i) {
+        quarter_round(a, b, c, d, LinesFrom{beside, 8 * i});  // columns
+        // Diagonals: lane j takes (a[j-1], b[j], c[j+1], d[j+2]); b stays put
+        // because it is the last word a quarter round finishes and the first
+        // the next one reads.
+        a = a.rotate_words<3>(), c = c.rotate_words<1>(), d = d.rotate_words<2>();
+        quarter_round(a, b, c, d, LinesFrom{beside, 8 * i + 4});
+        a = a.rotate_words<1>(), c = c.rotate_words<3>(), d = d.rotate_words<2>();
+    }
+    r[0] = a + in[0], r[1] = b + in[1], r[2] = c + in[2], r[3] = d + in[3];
+}
+
+// Rows to blocks: afterwards r[k] holds block k whole (a 4x4 transpose of
+// 128-bit lanes).
+STITCH_INLINE_AVX512 void rows_to_blocks(U32x16 r[4]) {
+    const __m512i u0 = _mm512_shuffle_i32x4(r[0].raw(), r[1].raw(), 0x44);  // a0 a1 b0 b1
+    const __m512i u1 = _mm512_shuffle_i32x4(r[0].raw(), r[1].raw(), 0xee);  // a2 a3 b2 b3
+    const __m512i u2 = _mm512_shuffle_i32x4(r[2].raw(), r[3].raw(), 0x44);  // c0 c1 d0 d1
+    const __m512i u3 = _mm512_shuffle_i32x4(r[2].raw(), r[3].raw(), 0xee);  // c2 c3 d2 d3
+    r[0] = U32x16(_mm512_shuffle_i32x4(u0, u2, 0x88));  // a0 b0 c0 d0
+    r[1] = U32x16(_mm512_shuffle_i32x4(u0, u2, 0xdd));
+    r[2] = U32x16(_mm512_shuffle_i32x4(u1, u3, 0x88));
+    r[3] = U32x16(_mm512_shuffle_i32x4(u1, u3, 0xdd));
+}
+
+// Clears zmm0-31 and the opmask registers k0-k7 (a compiler may keep a
+// length-derived mask even in k0, as GCC does at -O1): no key, keystream or Poly1305
+// state stays behind when a kernel returns (vzeroall alone leaves
+// zmm16-31), and the upper halves are clean for SSE code after us.
+STITCH_INLINE_AVX512 void zero_registers() {
+#if !defined(STITCH_AVX512_EMULATED)
+    __asm__ volatile(
+        "vpxord %%zmm16, %%zmm16, %%zmm16\n\tvpxord %%zmm17, %%zmm17, %%zmm17\n\t"
+        "vpxord %%zmm18, %%zmm18, %%zmm18\n\tvpxord %%zmm19, %%zmm19, %%zmm19\n\t"
+        "vpxord %%zmm20, %%zmm20, %%zmm20\n\tvpxord %%zmm21, %%zmm21, %%zmm21\n\t"
+        "vpxord %%zmm22, %%zmm22, %%zmm22\n\tvpxord %%zmm23, %%zmm23, %%zmm23\n\t"
+        "vpxord %%zmm24, %%zmm24, %%zmm24\n\tvpxord %%zmm25, %%zmm25, %%zmm25\n\t"
+        "vpxord %%zmm26, %%zmm26, %%zmm26\n\tvpxord %%zmm27, %%zmm27, %%zmm27\n\t"
+        "vpxord %%zmm28, %%zmm28, %%zmm28\n\tvpxord %%zmm29, %%zmm29, %%zmm29\n\t"
+        "vpxord %%zmm30, %%zmm30, %%zmm30\n\tvpxord %%zmm31, %%zmm31, %%zmm31\n\t"
+        "kxorq %%k0, %%k0, %%k0\n\tkxorq %%k1, %%k1, %%k1\n\tkxorq %%k2, %%k2, %%k2\n\tkxorq %%k3, %%k3, %%k3\n\t"
+        "kxorq %%k4, %%k4, %%k4\n\tkxorq %%k5, %%k5, %%k5\n\tkxorq %%k6, %%k6, %%k6\n\t"
+        "kxorq %%k7, %%k7, %%k7\n\tvzeroall" ::
+            : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11",
+              "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22",
+              "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31", "k0", "k1", "k2",
+              "k3", "k4", "k5", "k6", "k7");
+#endif
+}
+
+// At kernel entry: marks the upper halves clean whatever ran before (see the
+// AVX2 set's clean_upper).
+STITCH_INLINE_AVX512 void clean_upper() {
+#if !defined(STITCH_AVX512_EMULATED)
+    _mm256_zeroupper();
+#endif
+}
+
+}  // namespace stitch::kern::STITCH_AVX512_NS

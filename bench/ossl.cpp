@@ -77,6 +77,14 @@ MacPtr Providers::mac(Prov p, const char* name) const {
     return m;
 }
 
+KdfPtr Providers::kdf(Prov p, const char* name) const {
+    if (p == Prov::stitch && !stitch_) return nullptr;
+    const std::string query = std::string("provider=") + prov_name(p);
+    KdfPtr k(EVP_KDF_fetch(libctx_, name, query.c_str()));
+    if (!k) ERR_clear_error();
+    return k;
+}
+
 std::string openssl_cpu_info() {
     const char* info = OpenSSL_version(OPENSSL_CPU_INFO);
     std::string s = info ? info : "?";

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <openssl/evp.h>
+#include <openssl/kdf.h>
 #include <openssl/provider.h>
 
 #include <memory>
@@ -27,6 +28,14 @@ using CipherPtr = std::unique_ptr<EVP_CIPHER, CipherFree>;
 using CipherCtxPtr = std::unique_ptr<EVP_CIPHER_CTX, CipherCtxFree>;
 using MacPtr = std::unique_ptr<EVP_MAC, MacFree>;
 using MacCtxPtr = std::unique_ptr<EVP_MAC_CTX, MacCtxFree>;
+struct KdfFree {
+    void operator()(EVP_KDF* k) const { EVP_KDF_free(k); }
+};
+struct KdfCtxFree {
+    void operator()(EVP_KDF_CTX* c) const { EVP_KDF_CTX_free(c); }
+};
+using KdfPtr = std::unique_ptr<EVP_KDF, KdfFree>;
+using KdfCtxPtr = std::unique_ptr<EVP_KDF_CTX, KdfCtxFree>;
 
 // The two providers measured against each other.
 enum class Prov { stitch, dflt };
@@ -50,6 +59,9 @@ public:
     // nullptr when the provider does not offer `name` (or is not loaded).
     CipherPtr cipher(Prov p, const char* name) const;
     MacPtr mac(Prov p, const char* name) const;
+    KdfPtr kdf(Prov p, const char* name) const;
+    // For operations that fetch on every call, as libssl's key schedule does.
+    OSSL_LIB_CTX* libctx() const { return libctx_; }
 
 private:
     OSSL_LIB_CTX* libctx_ = nullptr;

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "bench/evp_kdf.hpp"
 #include "bench/evp_ssh.hpp"
 #include "bench/evp_tls.hpp"
 #include "bench/inputs.hpp"
@@ -118,14 +119,26 @@ void add_row(Table& t, const SectionConfig& cfg, std::string op, size_t bytes, s
     t.rows.push_back(std::move(row));
 }
 
-// The same operation on the AVX2 kernels (when this build and CPU have them)
-// and on the portable ones.
+// The kernel table's columns: every kernel set and shape this build has and
+// this CPU runs (runnable_impls(), whatever dispatch chose), or those
+// cfg.impls names, with the portable set last as the baseline.
+std::vector<const kern::Impl*> kernel_columns(const SectionConfig& cfg) {
+    std::vector<const kern::Impl*> v;
+    for (const kern::Impl* impl : kern::runnable_impls()) {
+        if (impl == &kern::portable_impl()) continue;
+        const std::string label = kern::impl_label(*impl);
+        if (cfg.impls.empty() || std::find(cfg.impls.begin(), cfg.impls.end(), label) != cfg.impls.end())
+            v.push_back(impl);
+    }
+    v.push_back(&kern::portable_impl());
+    return v;
+}
+
+// The same operation on each of those kernel sets.
 template <class Op, class... Args>
-std::vector<Contender> kernels(const kern::Impl* avx2, const Args&... args) {
+std::vector<Contender> kernels(const std::vector<const kern::Impl*>& impls, const Args&... args) {
     std::vector<Contender> cs;
-    cs.push_back(avx2 ? contender<Op>(*avx2, args...)
-                      : absent("avx2_impl() is null: this build or this CPU has no AVX2 kernels"));
-    cs.push_back(contender<Op>(kern::portable_impl(), args...));
+    for (const kern::Impl* impl : impls) cs.push_back(contender<Op>(*impl, args...));
     return cs;
 }
 
@@ -231,9 +244,12 @@ Table kernel_table(const Providers& p, const SectionConfig& cfg) {
     t.title = "stitch kernels called directly (no EVP; outputs checked against the default provider)";
     t.notes = {"seal = aead_set_nonce, aead_aad(5 B), aead_text, aead_final; open = aead_open_record;",
                "chacha20 = chacha_stream_xor over Impl::chacha20_blocks; ssh-* = openssh_seal/openssh_open (bytes = "
-               "payload); speedup = portable ns / avx2 ns"};
-    t.columns = {"avx2", "portable"};
-    const kern::Impl* avx2 = kern::avx2_impl();
+               "payload)",
+               std::string("every kernel set and shape this CPU runs; dispatch chose ") +
+                   kern::impl_label(kern::active_impl())};
+    const std::vector<const kern::Impl*> impls = kernel_columns(cfg);
+    for (const kern::Impl* impl : impls) t.columns.push_back(kern::impl_label(*impl));
+    if (impls.size() == 2) t.notes.push_back("speedup = portable ns / " + t.columns[0] + " ns");
     const char* ref = "the default provider";
     const auto da = p.cipher(Prov::dflt, "ChaCha20-Poly1305");
     const auto dc = p.cipher(Prov::dflt, "ChaCha20");
@@ -242,30 +258,67 @@ Table kernel_table(const Providers& p, const SectionConfig& cfg) {
 
     for (size_t n : cfg.tls_sizes) {
         const Bytes sealed = contender<Tls13Seal>(da.get(), n).output;
-        add_row(t, cfg, "seal", n, kernels<KernelSeal>(avx2, n), &sealed, ref);
+        add_row(t, cfg, "seal", n, kernels<KernelSeal>(impls, n), &sealed, ref);
     }
     for (size_t n : cfg.tls_sizes) {
         const Bytes record = contender<Tls13Seal>(da.get(), n).output;
         const Bytes expect = bytes_of(plaintext(n));
-        add_row(t, cfg, "open", n, kernels<KernelOpen>(avx2, record), &expect, "the plaintext");
+        add_row(t, cfg, "open", n, kernels<KernelOpen>(impls, record), &expect, "the plaintext");
     }
     for (size_t n : cfg.tls_sizes) {
         const Bytes stream = contender<ChaCha20Xor>(dc.get(), n).output;
-        add_row(t, cfg, "chacha20", n, kernels<KernelChaCha20>(avx2, n), &stream, ref);
+        add_row(t, cfg, "chacha20", n, kernels<KernelChaCha20>(impls, n), &stream, ref);
     }
     for (size_t n : cfg.ssh_sizes) {
         const Bytes tag = contender<Poly1305Mac>(dm.get(), n).output;
-        add_row(t, cfg, "poly1305", n, kernels<KernelPoly1305>(avx2, n), &tag, ref);
+        add_row(t, cfg, "poly1305", n, kernels<KernelPoly1305>(impls, n), &tag, ref);
     }
     for (size_t n : cfg.ssh_sizes) {
         const Bytes packet = contender<SshSealComposed>(dc.get(), dm.get(), n).output;
-        add_row(t, cfg, "ssh-seal", n, kernels<KernelSshSeal>(avx2, n), &packet, ref);
+        add_row(t, cfg, "ssh-seal", n, kernels<KernelSshSeal>(impls, n), &packet, ref);
     }
     for (size_t n : cfg.ssh_sizes) {
         const Bytes packet = contender<SshSealComposed>(dc.get(), dm.get(), n).output;
         const Bytes expect = bytes_of(ssh_packet(n, 0));
-        add_row(t, cfg, "ssh-open", n, kernels<KernelSshOpen>(avx2, packet), &expect, "the plaintext packet");
+        add_row(t, cfg, "ssh-open", n, kernels<KernelSshOpen>(impls, packet), &expect, "the plaintext packet");
     }
+    return t;
+}
+
+Table kdf_table(const Providers& p, const SectionConfig& cfg) {
+    Table t;
+    t.id = "kdf";
+    t.title = "HKDF and TLS13-KDF through EVP (bytes = output)";
+    t.notes = {"t13-label, t13-extr: libssl 3.0's calls, each a fetch, a new context, one derive with the digest's "
+               "name in the params, a free (TLS 1.3 makes 21 per handshake per side); 32 B = SHA-256, 48 B = SHA-384",
+               "hkdf-*: one kept context, mode, digest name, key and info (expand) or salt (extract) passed to "
+               "every derive; hkdf-sha1 takes stitch's fetched-digest path"};
+    t.columns = {"stitch", "default"};
+    OSSL_LIB_CTX* libctx = p.libctx();
+    auto libssl_shape = [&](const char* op, auto tag, const char* digest, size_t hash_len) {
+        using Op = typename decltype(tag)::type;
+        Contender s = p.has_stitch() ? contender<Op>(libctx, Prov::stitch, digest, hash_len)
+                                     : absent("stitch.so not loaded from " + p.module_dir() + ": " + p.stitch_error());
+        add_row(t, cfg, op, hash_len, both(std::move(s), contender<Op>(libctx, Prov::dflt, digest, hash_len)));
+    };
+    libssl_shape("t13-label", std::type_identity<Tls13ExpandLabel>{}, "SHA2-256", 32);
+    libssl_shape("t13-label", std::type_identity<Tls13ExpandLabel>{}, "SHA2-384", 48);
+    libssl_shape("t13-extr", std::type_identity<Tls13Extract>{}, "SHA2-256", 32);
+    libssl_shape("t13-extr", std::type_identity<Tls13Extract>{}, "SHA2-384", 48);
+
+    const auto sk = p.kdf(Prov::stitch, "HKDF");
+    const auto dk = p.kdf(Prov::dflt, "HKDF");
+    auto hkdf = [&](const char* op, int mode, const char* digest, size_t out_len) {
+        add_row(t, cfg, op, out_len,
+                both(from_stitch<HkdfWithParams>(p, sk, "HKDF", mode, digest, out_len),
+                     contender<HkdfWithParams>(dk.get(), mode, digest, out_len)));
+    };
+    hkdf("hkdf-exp", EVP_KDF_HKDF_MODE_EXPAND_ONLY, "SHA256", 32);
+    hkdf("hkdf-exp", EVP_KDF_HKDF_MODE_EXPAND_ONLY, "SHA256", 255);
+    hkdf("hkdf-exp", EVP_KDF_HKDF_MODE_EXPAND_ONLY, "SHA384", 48);
+    hkdf("hkdf-extr", EVP_KDF_HKDF_MODE_EXTRACT_ONLY, "SHA256", 32);
+    hkdf("hkdf-both", EVP_KDF_HKDF_MODE_EXTRACT_AND_EXPAND, "SHA512", 64);
+    hkdf("hkdf-sha1", EVP_KDF_HKDF_MODE_EXPAND_ONLY, "SHA1", 20);
     return t;
 }
 

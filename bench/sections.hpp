@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "bench/harness.hpp"
@@ -17,6 +18,7 @@ struct SectionConfig {
     std::vector<size_t> tls_sizes;      // TLS 1.3 / TLS 1.2 / raw ChaCha20 / kernel rows
     std::vector<size_t> ssh_sizes;      // OpenSSH packets (payload bytes) and POLY1305
     bool tls13_chacha20 = true;         // the raw ChaCha20 rows of the TLS 1.3 table
+    std::vector<std::string> impls;     // kernel table: only these Impl labels (and portable); empty: all
 };
 
 // TLS 1.3 records (seal, open) and raw ChaCha20 through EVP: stitch against default.
@@ -30,6 +32,10 @@ Table ssh_table(const Providers& p, const SectionConfig& cfg);
 
 // The POLY1305 EVP_MAC: stitch's (when it offers one) against default.
 Table poly1305_table(const Providers& p, const SectionConfig& cfg);
+
+// HKDF and TLS13-KDF: libssl's key-schedule calls (a fetch and a new context
+// each) and HKDF with params on a kept context, stitch against default.
+Table kdf_table(const Providers& p, const SectionConfig& cfg);
 
 // The kernels called directly: avx2 against portable, outputs checked
 // against the default provider through EVP.

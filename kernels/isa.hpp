@@ -12,3 +12,7 @@
 // Helpers shared by the AVX2 translation units: always inlined into a caller
 // with the same target, so no out-of-line copy (and no shared symbol) exists.
 #define STITCH_INLINE_AVX2_BMI2 __attribute__((always_inline, target("avx2,bmi,bmi2"))) inline
+
+// The SHA-256 kernel on the x86 SHA extensions (kernels/shani): SHA-NI plus
+// the SSSE3 byte shuffle and SSE4.1 blend its state layout needs.
+#define STITCH_TARGET_SHANI __attribute__((target("sha,ssse3,sse4.1")))

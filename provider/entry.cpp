@@ -8,6 +8,7 @@
 #include <array>
 
 #include "provider/ciphers/ciphers.hpp"
+#include "provider/kdfs/kdfs.hpp"
 #include "provider/macs/macs.hpp"
 #include "provider/params.hpp"
 #include "provider/provider.hpp"
@@ -43,12 +44,19 @@ const OSSL_ALGORITHM kMacs[] = {
     {nullptr, nullptr, nullptr, nullptr},
 };
 
+const OSSL_ALGORITHM kKdfs[] = {
+    {kNameHkdf, kPropertyStitch, kHkdfFunctions, "HKDF (RFC 5869), SHA-256/384/512 on stitch's SHA-2 kernels"},
+    {kNameTls13Kdf, kPropertyStitch, kTls13KdfFunctions, "TLS 1.3 key schedule steps (RFC 8446 section 7.1)"},
+    {nullptr, nullptr, nullptr, nullptr},
+};
+
 const OSSL_PARAM kGettableParams[] = {
     OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_NAME, nullptr, 0),
     OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_VERSION, nullptr, 0),
     OSSL_PARAM_utf8_ptr(OSSL_PROV_PARAM_BUILDINFO, nullptr, 0),
     OSSL_PARAM_int(OSSL_PROV_PARAM_STATUS, nullptr),
     OSSL_PARAM_utf8_ptr(kParamKernel, nullptr, 0),
+    OSSL_PARAM_utf8_ptr(kParamSha2Kernel, nullptr, 0),
     OSSL_PARAM_END,
 };
 
@@ -63,6 +71,7 @@ int get_params(void* provctx, OSSL_PARAM params[]) noexcept {
         else if (param::is(p->key, OSSL_PROV_PARAM_BUILDINFO)) ok = param::set_utf8_ptr(*p, kBuildInfo);
         else if (param::is(p->key, OSSL_PROV_PARAM_STATUS)) ok = param::set_int(*p, 1);
         else if (param::is(p->key, kParamKernel)) ok = param::set_utf8_ptr(*p, prov.impl->name);
+        else if (param::is(p->key, kParamSha2Kernel)) ok = param::set_utf8_ptr(*p, prov.sha2->name);
         if (!ok) return 0;
     }
     return 1;
@@ -73,13 +82,19 @@ const OSSL_ALGORITHM* query_operation(void*, int operation_id, int* no_cache) no
     switch (operation_id) {
         case OSSL_OP_CIPHER: return kCiphers;
         case OSSL_OP_MAC: return kMacs;
+        case OSSL_OP_KDF: return kKdfs;
         default: return nullptr;
     }
 }
 
 const OSSL_ITEM* get_reason_strings(void*) noexcept { return kReasonItems.data(); }
 
-void teardown(void* provctx) noexcept { OPENSSL_free(provctx); }
+void teardown(void* provctx) noexcept {
+    auto* prov = static_cast<Provider*>(provctx);
+    OSSL_LIB_CTX_free(prov->child_libctx);  // the KDFs' digest fetches, if any were made
+    CRYPTO_THREAD_lock_free(prov->child_lock);
+    OPENSSL_free(prov);
+}
 
 const OSSL_DISPATCH kProviderFunctions[] = {
     STITCH_DISPATCH(OSSL_FUNC_PROVIDER_TEARDOWN, OSSL_FUNC_provider_teardown_fn, teardown),
@@ -104,6 +119,12 @@ extern "C" __attribute__((visibility("default"))) int OSSL_provider_init(const O
     auto* prov = static_cast<Provider*>(OPENSSL_zalloc(sizeof(Provider)));
     if (!prov) return 0;
     prov->handle = handle;
+    prov->core_in = in;
+    prov->child_lock = CRYPTO_THREAD_lock_new();
+    if (!prov->child_lock) {
+        OPENSSL_free(prov);
+        return 0;
+    }
     for (; in && in->function_id != 0; ++in) {
         switch (in->function_id) {
             case OSSL_FUNC_CORE_NEW_ERROR: prov->new_error = OSSL_FUNC_core_new_error(in); break;
@@ -114,6 +135,7 @@ extern "C" __attribute__((visibility("default"))) int OSSL_provider_init(const O
     }
     // Dispatch is decided here, at load, and never per record.
     prov->impl = &stitch::kern::active_impl();
+    prov->sha2 = &stitch::kern::sha2_active_impl();
     *out = kProviderFunctions;
     *provctx = prov;
     return 1;

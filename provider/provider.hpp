@@ -5,13 +5,17 @@
 
 #include <openssl/core.h>
 #include <openssl/core_dispatch.h>
+#include <openssl/types.h>
 
 #include "kernels/dispatch.hpp"
+#include "kernels/sha2.hpp"
 
 namespace stitch::prov {
 
 // Provider param (utf8): the kernel set dispatch chose, e.g. "portable", "avx2".
 inline constexpr char kParamKernel[] = "kernel";
+// Provider param (utf8): the SHA-2 kernels the KDFs use, "shani" or "portable".
+inline constexpr char kParamSha2Kernel[] = "sha2_kernel";
 
 struct Provider {
     const OSSL_CORE_HANDLE* handle;
@@ -21,6 +25,14 @@ struct Provider {
     OSSL_FUNC_core_vset_error_fn* vset_error;
     // The kernel set dispatch chose when the provider loaded.
     const kern::Impl* impl;
+    // The SHA-2 kernels the KDFs' HMAC runs on, chosen at load likewise.
+    const kern::Sha2Impl* sha2;
+    // The core's dispatch table, kept for OSSL_LIB_CTX_new_child, and the
+    // child library context the KDFs fetch digests other than SHA-256/384/512
+    // from: made on first need (provider/kdfs/digest.cpp), freed at teardown.
+    const OSSL_DISPATCH* core_in;
+    void* child_lock;  // CRYPTO_RWLOCK
+    OSSL_LIB_CTX* child_libctx;
 };
 
 }  // namespace stitch::prov

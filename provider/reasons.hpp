@@ -27,6 +27,19 @@ enum Reason : int {
     R_INVALID_PARAM,
     R_NOT_INITIALISED,
     R_KEY_ALREADY_USED,
+    // The KDFs (provider/kdfs).
+    R_DIGEST_NOT_SET,
+    R_UNKNOWN_DIGEST,
+    R_DIGEST_NOT_USABLE,
+    R_INVALID_MODE,
+    R_EMPTY_OUTPUT,
+    R_OUTPUT_TOO_LONG,
+    R_EXTRACT_OUTPUT_SIZE,
+    R_INFO_TOO_LONG,
+    R_LABEL_TOO_LONG,
+    R_CONTEXT_TOO_LONG,
+    R_HMAC_FAILED,
+    R_SALT_REFUSED,
 };
 
 struct ReasonText {
@@ -56,6 +69,18 @@ inline constexpr ReasonText kReasonTexts[] = {
     {R_INVALID_PARAM, "invalid parameter"},
     {R_NOT_INITIALISED, "cipher context not initialised"},
     {R_KEY_ALREADY_USED, "one-time key already used: init needs a new Poly1305 key"},
+    {R_DIGEST_NOT_SET, "digest not set"},
+    {R_UNKNOWN_DIGEST, "unknown digest: no provider in this library context offers it"},
+    {R_DIGEST_NOT_USABLE, "digest cannot key an HMAC (an XOF, or no fixed output size)"},
+    {R_INVALID_MODE, "invalid mode: EXTRACT_AND_EXPAND, EXTRACT_ONLY or EXPAND_ONLY (TLS13-KDF: not EXTRACT_AND_EXPAND)"},
+    {R_EMPTY_OUTPUT, "zero-length output"},
+    {R_OUTPUT_TOO_LONG, "output longer than 255 digest blocks"},
+    {R_EXTRACT_OUTPUT_SIZE, "extract output must be exactly the digest size"},
+    {R_INFO_TOO_LONG, "info longer than 32768 bytes in all"},
+    {R_LABEL_TOO_LONG, "TLS 1.3 prefix and label longer than 255 bytes"},
+    {R_CONTEXT_TOO_LONG, "TLS 1.3 context (data) longer than 255 bytes"},
+    {R_HMAC_FAILED, "HMAC over the fetched digest failed"},
+    {R_SALT_REFUSED, "no salt: the last salt param was refused (no data); set a salt again to extract"},
 };
 
 }  // namespace stitch::prov

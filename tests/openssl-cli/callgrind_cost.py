@@ -43,3 +43,28 @@ def self_cost_by_object(path):
 
 def cost_in(path, object_suffix):
     return sum(ir for ob, ir in self_cost_by_object(path).items() if ob.endswith(object_suffix))
+
+
+def calls_to(path, function_substring):
+    """Calls made to every function whose name contains `function_substring`,
+    summed over their call sites (the "calls=" lines under each "cfn=")."""
+    names = {}
+    callee = None
+    total = 0
+    with open(path, errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            m = _NAMED.match(line)
+            if m:
+                kind, ident, name = m.group(1), m.group(2), m.group(3)
+                base = kind.lstrip("c")
+                if ident is None:
+                    ident = name
+                if name:
+                    names[(base, ident)] = name
+                if kind == "cfn":
+                    callee = names.get(("fn", ident), "")
+                continue
+            if line.startswith("calls=") and callee and function_substring in callee:
+                total += int(line.split()[0][len("calls="):])
+    return total

@@ -1,0 +1,79 @@
+// SHA-256's compression function (FIPS 180-4 §6.2.2) in plain C++: the
+// reference every other SHA-256 kernel is tested against, and the fallback.
+
+#include "kernels/bytes.hpp"
+#include "kernels/sha2.hpp"
+
+namespace stitch::kern {
+
+namespace {
+
+constexpr uint32_t kK[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+inline uint32_t rotr(uint32_t x, int n) noexcept { return (x >> n) | (x << (32 - n)); }
+
+inline uint32_t load_be32(const uint8_t* p) noexcept { return __builtin_bswap32(load_le32(p)); }
+
+}  // namespace
+
+// One round with the working variables' roles named, so an unrolled group
+// of eight rotates the names instead of moving eight values every round.
+#define STITCH_SHA256_ROUND(a, b, c, d, e, f, g, h, k, w)                                               \
+    do {                                                                                                \
+        const uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + (g ^ (e & (f ^ g))) + k + w; \
+        const uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) | (c & (a | b)));       \
+        d += t1;                                                                                        \
+        h = t1 + t2;                                                                                    \
+    } while (0)
+
+void sha256_blocks_portable(uint32_t h[8], const uint8_t* in, size_t nblocks) noexcept {
+    uint32_t w[16];  // the schedule, a window of the last sixteen words
+    for (; nblocks; --nblocks, in += 64) {
+        uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+#pragma GCC unroll 8
+        for (int t = 0; t < 64; t += 8) {
+#pragma GCC unroll 8
+            for (int i = 0; i < 8; ++i) {
+                const int j = (t + i) & 15;
+                if (t < 16) {
+                    w[j] = load_be32(in + 4 * (t + i));
+                } else {
+                    const uint32_t x = w[(j + 1) & 15], y = w[(j + 14) & 15];
+                    w[j] += (rotr(x, 7) ^ rotr(x, 18) ^ (x >> 3)) + w[(j + 9) & 15] +
+                            (rotr(y, 17) ^ rotr(y, 19) ^ (y >> 10));
+                }
+            }
+            const int j = t & 15;
+            STITCH_SHA256_ROUND(a, b, c, d, e, f, g, hh, kK[t + 0], w[j + 0]);
+            STITCH_SHA256_ROUND(hh, a, b, c, d, e, f, g, kK[t + 1], w[j + 1]);
+            STITCH_SHA256_ROUND(g, hh, a, b, c, d, e, f, kK[t + 2], w[j + 2]);
+            STITCH_SHA256_ROUND(f, g, hh, a, b, c, d, e, kK[t + 3], w[j + 3]);
+            STITCH_SHA256_ROUND(e, f, g, hh, a, b, c, d, kK[t + 4], w[j + 4]);
+            STITCH_SHA256_ROUND(d, e, f, g, hh, a, b, c, kK[t + 5], w[j + 5]);
+            STITCH_SHA256_ROUND(c, d, e, f, g, hh, a, b, kK[t + 6], w[j + 6]);
+            STITCH_SHA256_ROUND(b, c, d, e, f, g, hh, a, kK[t + 7], w[j + 7]);
+        }
+        h[0] += a;
+        h[1] += b;
+        h[2] += c;
+        h[3] += d;
+        h[4] += e;
+        h[5] += f;
+        h[6] += g;
+        h[7] += hh;
+    }
+    wipe(w, sizeof(w));  // the schedule is the message: HMAC's key pads pass through here
+}
+
+#undef STITCH_SHA256_ROUND
+
+}  // namespace stitch::kern

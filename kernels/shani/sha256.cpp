@@ -1,0 +1,80 @@
+// SHA-256 on the x86 SHA extensions. SHA256RNDS2 runs two rounds on the state
+// split as {A,B,E,F} and {C,D,G,H}; SHA256MSG1/MSG2 extend the message
+// schedule four words at a time. Dispatch takes this only where CPUID reports
+// SHA (every Zen, Intel since Goldmont and Ice Lake).
+#include <immintrin.h>
+
+#include "kernels/isa.hpp"
+#include "kernels/sha2.hpp"
+
+namespace stitch::kern {
+
+namespace {
+
+alignas(16) constexpr uint32_t kK[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+}  // namespace
+
+STITCH_TARGET_SHANI void sha256_blocks_shani(uint32_t h[8], const uint8_t* in, size_t nblocks) noexcept {
+    // Big-endian words: reverse the bytes of each 32-bit lane.
+    const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bll, 0x0405060700010203ll);
+
+    // H0..H7 into the instruction's layout. Locals are named by their lanes,
+    // lane 0 first; the two states are Intel's ABEF and CDGH (named from the
+    // top lane down): abef holds {F,E,B,A}, cdgh {H,G,D,C}.
+    const __m128i abcd = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h));
+    const __m128i efgh = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h + 4));
+    const __m128i badc = _mm_shuffle_epi32(abcd, 0xb1);
+    const __m128i hgfe = _mm_shuffle_epi32(efgh, 0x1b);
+    __m128i abef = _mm_alignr_epi8(badc, hgfe, 8);
+    __m128i cdgh = _mm_blend_epi16(hgfe, badc, 0xf0);
+
+    for (; nblocks; --nblocks, in += 64) {
+        const __m128i abef_in = abef, cdgh_in = cdgh;
+        __m128i w[4];
+#pragma GCC unroll 4
+        for (int i = 0; i < 4; ++i)
+            w[i] = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 16 * i)), bswap);
+#pragma GCC unroll 16
+        for (int g = 0; g < 16; ++g) {
+            if (g >= 4) {
+                // W[t..t+3] = msg2(msg1(W[t-16..], W[t-12..]) + W[t-7..t-4], W[t-4..t-1])
+                __m128i t = _mm_sha256msg1_epu32(w[g & 3], w[(g + 1) & 3]);
+                t = _mm_add_epi32(t, _mm_alignr_epi8(w[(g + 3) & 3], w[(g + 2) & 3], 4));
+                w[g & 3] = _mm_sha256msg2_epu32(t, w[(g + 3) & 3]);
+            }
+            __m128i wk = _mm_add_epi32(w[g & 3], _mm_load_si128(reinterpret_cast<const __m128i*>(kK + 4 * g)));
+            cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);  // rounds 4g, 4g+1: the new {A,B,E,F}
+            wk = _mm_shuffle_epi32(wk, 0x0e);
+            abef = _mm_sha256rnds2_epu32(abef, cdgh, wk);  // rounds 4g+2, 4g+3
+        }
+        abef = _mm_add_epi32(abef, abef_in);
+        cdgh = _mm_add_epi32(cdgh, cdgh_in);
+    }
+
+    const __m128i abef_lanes = _mm_shuffle_epi32(abef, 0x1b);                                   // {A,B,E,F}
+    const __m128i ghcd = _mm_shuffle_epi32(cdgh, 0xb1);                                         // {G,H,C,D}
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(h), _mm_blend_epi16(abef_lanes, ghcd, 0xf0));   // {A,B,C,D}
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(h + 4), _mm_alignr_epi8(ghcd, abef_lanes, 8));  // {E,F,G,H}
+    // The schedule registers held the message (HMAC's key pads among them).
+    __asm__ volatile(
+        "pxor %%xmm0, %%xmm0\n\tpxor %%xmm1, %%xmm1\n\tpxor %%xmm2, %%xmm2\n\tpxor %%xmm3, %%xmm3\n\t"
+        "pxor %%xmm4, %%xmm4\n\tpxor %%xmm5, %%xmm5\n\tpxor %%xmm6, %%xmm6\n\tpxor %%xmm7, %%xmm7\n\t"
+        "pxor %%xmm8, %%xmm8\n\tpxor %%xmm9, %%xmm9\n\tpxor %%xmm10, %%xmm10\n\tpxor %%xmm11, %%xmm11\n\t"
+        "pxor %%xmm12, %%xmm12\n\tpxor %%xmm13, %%xmm13\n\tpxor %%xmm14, %%xmm14\n\tpxor %%xmm15, %%xmm15"
+        :
+        :
+        : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12",
+          "xmm13", "xmm14", "xmm15");
+}
+
+}  // namespace stitch::kern

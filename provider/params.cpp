@@ -14,7 +14,10 @@ bool set_size(OSSL_PARAM& p, size_t v) noexcept {
 }
 
 bool get_size(const OSSL_PARAM& p, size_t& v) noexcept {
-    if (p.data_type == OSSL_PARAM_UNSIGNED_INTEGER && p.data_size == sizeof(size_t) && p.data) {
+    // No value to read: refused here, since OSSL_PARAM_get_size_t would read
+    // through the NULL (3.0.19's default provider crashes on such a keylen).
+    if (!p.data) return false;
+    if (p.data_type == OSSL_PARAM_UNSIGNED_INTEGER && p.data_size == sizeof(size_t)) {
         std::memcpy(&v, p.data, sizeof(v));
         return true;
     }

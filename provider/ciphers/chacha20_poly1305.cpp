@@ -262,10 +262,12 @@ int tls_record(Ctx& c, unsigned char* out, size_t* outl, size_t outsize, const u
         *outl = inl;
         return 1;
     }
-    // Whole record in hand: short records are authenticated before any byte is decrypted.
-    if (!kern::aead_open_record(c.st, in, out, plen, in + plen)) return 0;
-    *outl = plen;
-    return 1;
+    // Whole record in hand: short records are authenticated before any byte
+    // is decrypted. The verdict is returned, not branched on (ct.provider):
+    // outl is plen or 0 by mask.
+    const bool ok = kern::aead_open_record(c.st, in, out, plen, in + plen);
+    *outl = plen & (0 - size_t(ok));
+    return ok;
 }
 
 // The data path of update and cipher: out == NULL is AAD (any number of

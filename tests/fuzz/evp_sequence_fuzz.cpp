@@ -23,6 +23,7 @@
 #include <memory>
 #include <string>
 
+#include "aead_tag_reference.hpp"
 #include "allowed_divergences.hpp"
 #include "evp_sequence_model.hpp"
 #include "evp_sequence_ops.hpp"
@@ -53,6 +54,7 @@ struct Pair {
     Model m;
     bool compared = true;  // false after a divergence: stitch runs on alone
     Transcript building;   // this message so far, while it can become a transcript
+    Transcript so_far;     // stitch's message since it last started (any direction): what its tag covers
     size_t cursor_aad = 0, cursor_ct = 0;  // how much of a transcript this pair has been fed
 };
 
@@ -121,6 +123,7 @@ private:
         p.m.fresh(enc);
         p.compared = true;
         p.building = Transcript{};
+        p.so_far = Transcript{};
     }
 
     Pair& pick() {
@@ -235,8 +238,18 @@ private:
         }
         p.m.did_init(enc, key, iv);
         start_building(p);
+        start_message(p);
     }
 
+    // Every init (and tlsivfixed) starts stitch's message afresh at the key and IV as set.
+    void start_message(Pair& p) {
+        p.so_far = Transcript{};
+        if (kind_ == Kind::aead && p.m.ready()) p.so_far = {true, p.m.key_bytes, p.m.iv_bytes, {}, {}, {}};
+    }
+
+    // src bits: 1 with data, 2 a transcript's tag (4: the TLS record's), 8 the
+    // tag of the message so far, as the default provider's ChaCha20 and
+    // POLY1305 compute it: right for a final now, and stale for any other.
     void set_tag(Pair& p) {
         const size_t len = in_.u8() % 18;
         const uint8_t src = in_.u8();
@@ -245,6 +258,10 @@ private:
         note("len=%zu%s%s", len, with_data ? " data" : "", src & 2 ? " transcript" : "");
         const Transcript& t = src & 4 ? record_ : message_;
         if ((src & 2) && t.ok && t.tag.size() == 16) std::memcpy(tag.data(), t.tag.data(), 16);
+        else if ((src & 8) && p.so_far.ok) {
+            const Bytes right = aead_reference_tag(prov_, p.so_far.key, p.so_far.iv, p.so_far.aad, p.so_far.ct);
+            std::memcpy(tag.data(), right.data(), 16);
+        }
         do_set_tag(p, len, with_data ? tag.data() : nullptr);
     }
 
@@ -325,6 +342,7 @@ private:
         if (!rs) return;
         p.m.did_aad(a.size());
         if (p.building.ok) p.building.aad.insert(p.building.aad.end(), a.begin(), a.end());
+        if (p.so_far.ok) p.so_far.aad.insert(p.so_far.aad.end(), a.begin(), a.end());
     }
 
     // EVP_CipherUpdate or EVP_Cipher, both answered as 1 / 0.
@@ -373,6 +391,10 @@ private:
         }
         p.m.did_data(text.size());
         if (p.building.ok) p.building.ct.insert(p.building.ct.end(), bs.begin(), bs.begin() + ls);
+        if (p.so_far.ok) {
+            const Bytes& ct = p.m.enc ? bs : text;
+            p.so_far.ct.insert(p.so_far.ct.end(), ct.begin(), ct.begin() + ls);
+        }
     }
 
     void final(Pair& p, bool via_cipher) {
@@ -466,6 +488,7 @@ private:
         expect(rs == 16, "tlsaad: the pad is not 16");
         p.m.did_tls_aad(header.data(), len);
         p.building.ok = false;
+        p.so_far.ok = false;
     }
 
     void tls_iv_fixed(Pair& p) {
@@ -480,6 +503,7 @@ private:
         iv.resize(12);
         p.m.did_fixed_iv(iv);
         start_building(p);
+        start_message(p);
     }
 
     void dup() {
@@ -494,6 +518,7 @@ private:
         dst.m = src.m;
         dst.compared = src.compared;
         dst.building = src.building;
+        dst.so_far = src.so_far;
         dst.cursor_aad = src.cursor_aad;
         dst.cursor_ct = src.cursor_ct;
     }

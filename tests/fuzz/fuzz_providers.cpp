@@ -62,7 +62,10 @@ const FuzzProviders& fuzz_providers() {
     return p;
 }
 
+void (*fuzz_count_hook)(const char* what) = nullptr;
+
 void fuzz_count(const char* what) {
+    if (fuzz_count_hook) fuzz_count_hook(what);
     static const bool on = std::getenv("STITCH_FUZZ_STATS") != nullptr;
     if (!on) return;
     static auto* counts = new std::map<std::string, unsigned long>;

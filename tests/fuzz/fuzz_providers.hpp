@@ -25,6 +25,10 @@ const FuzzProviders& fuzz_providers();
 // at exit, to see which states a run reached (e.g. authentic opens).
 void fuzz_count(const char* what);
 
+// Also told of every fuzz_count event when set: the sequence enumerator
+// (evp_sequence_enumerate.cpp) records which input first reached each rule.
+extern void (*fuzz_count_hook)(const char* what);
+
 // A finding: prints what differed and aborts, which libFuzzer reports as a
 // crash and saves the input that caused it.
 [[noreturn]] void fuzz_fail(const char* fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -72,6 +72,12 @@ def set_tag_from_message(pair):
     return [SET_TAG, pair, 16, 1 | 2, 0]
 
 
+def set_tag_of_message_so_far(pair):
+    """The tag the message on this pair has now (the default provider's
+    ChaCha20 + POLY1305): right for a final now, stale for anything later."""
+    return [SET_TAG, pair, 16, 1 | 8, 0]
+
+
 def final(pair):
     return [FINAL, pair]
 
@@ -130,6 +136,24 @@ def evp_seeds():
     # block exactly: 3.0 restarts that block (a divergence the fuzzer found).
     s["chacha_rekey_at_block_end"] = (chacha + init(0, ENC, KEY | IV) + data(0, 65) + data(0, 63) +
                                       init(0, KEEP, KEY, seed=50) + data(0, 16))
+    # A decrypt tag is used up by a change of direction: decrypt, the right
+    # tag for the (empty) message, encrypt, decrypt again, final: stitch
+    # refuses (no tag for this message), where a stale tag would pass.
+    s["aead_stale_tag_after_direction_change"] = (aead + init(0, DEC, KEY | IV) + set_tag_of_message_so_far(0) +
+                                                  init(0, ENC, KEY | IV) + init(0, DEC, KEY | IV) + final(0))
+    # A message opened without a transcript: AAD, text, then its own tag.
+    s["aead_open_with_its_own_tag"] = (aead + init(0, DEC, KEY | IV) + aad(0, 13) + data(0, 17) +
+                                       set_tag_of_message_so_far(0) + final(0) +
+                                       init(0, DEC, KEY | IV) + set_tag_of_message_so_far(0) + data(0, 1) + final(0))
+    # Raw ChaCha20: a key-only re-init right after the counter wrapped out of
+    # word 0 on a partly used block: stepping back borrows from word 1.
+    s["chacha_rekey_at_counter_wrap"] = (chacha + init(0, ENC, KEY | IV | RECORD) + data(0, 1) + init(0, KEEP, KEY) +
+                                         data(0, 1) + data(0, 64))
+    # Raw ChaCha20: a block used up exactly after a partial one, then an
+    # IV-only and a key-only re-init: the IV starts a clean stream.
+    s["chacha_iv_then_key_after_block_ran_out"] = (chacha + init(0, ENC, KEY | IV) + data(0, 1) + data(0, 63) +
+                                                   init(0, KEEP, IV | RECORD, seed=30) + init(0, KEEP, KEY, seed=31) +
+                                                   data(0, 65))
     return s
 
 

@@ -10,10 +10,13 @@ set -eu
 #        the proof that TLS records run inside stitch.so)
 # ssh interop (tests/ssh): a stock sshd to talk to, the ssh client, libssh
 # fuzzing (tests/fuzz): clang with libFuzzer and its sanitizer runtimes
+# the AVX-512 set on CPUs without it (tests/emulated): SIMDe, header-only
+# branch coverage (scripts/test-coverage.sh): gcovr
 PACKAGES="build-essential cmake pkg-config libssl-dev openssl
           libgtest-dev nlohmann-json3-dev python3 python3-pytest valgrind
           openssh-server openssh-client libssh-dev
-          clang libclang-rt-14-dev"
+          clang libclang-rt-14-dev
+          libsimde-dev gcovr"
 
 missing=""
 for pkg in $PACKAGES; do

@@ -1,9 +1,11 @@
 #!/bin/bash
-# libFuzzer run of the two fuzz targets in tests/fuzz (issue 5 item 4):
+# libFuzzer run of the fuzz targets in tests/fuzz (issue 5 item 4):
 #   evp_sequence_fuzz    EVP call sequences, stitch against the default provider
 #   openssh_packet_fuzz  chacha20-poly1305@openssh.com against a composition
+#   kdf_params_fuzz      HKDF / TLS13-KDF params, stitch against the default
+#                        provider (30 s at most, after the other two)
 # Builds them with clang (-fsanitize=fuzzer,address,undefined, stitch linked
-# in and instrumented), fuzzes both at once for a bounded time from the
+# in and instrumented), fuzzes the first two at once for a bounded time from the
 # committed seed corpus, then replays everything they found once more with
 # dispatch forced to the portable kernels. A crash, a sanitizer report or a
 # mismatch fails the run and names the reproducer file.
@@ -15,6 +17,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 build=${2:-$root/build-fuzz}
 targets="evp_sequence openssh_packet"
+kdf_target=kdf_params   # HKDF / TLS13-KDF params: fuzzed after the pair, on its own
+kdf_seconds=$(( seconds < 30 ? seconds : 30 ))
 start=$(date +%s)
 
 if [ -e "$build" ] && [ ! -f "$build/CMakeCache.txt" ]; then
@@ -34,7 +38,7 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
     -DSTITCH_BUILD_FUZZ=ON -DSTITCH_BUILD_BENCH=OFF
 # shellcheck disable=SC2046  # the list is meant to split
-cmake --build "$build" -j"$(nproc)" --target $(for t in $targets; do echo "${t}_fuzz"; done)
+cmake --build "$build" -j"$(nproc)" --target $(for t in $targets $kdf_target; do echo "${t}_fuzz"; done)
 built=$(date +%s)
 
 export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1:print_summary=1"
@@ -68,9 +72,25 @@ for t in $targets; do
 done
 [ "$failed" = 0 ] || exit 1
 
+# The KDF target alone, for kdf_seconds (its calls are cheap; 30 s reaches
+# every param path from the seeds).
+t=$kdf_target
+mkdir -p "$work/$t"
+if "$build/tests/fuzz/${t}_fuzz" -max_total_time="$kdf_seconds" -timeout=20 -rss_limit_mb=3072 \
+        -print_final_stats=1 -artifact_prefix="$artifacts/$t-" \
+        "$work/$t" "$root/tests/fuzz/corpus/$t" > "$build/fuzz-$t.log" 2>&1; then
+    echo "test-fuzz.sh: $t: $(grep -E '^stat::number_of_executed_units' "$build/fuzz-$t.log" | awk '{print $2}') runs in ${kdf_seconds} s, no finding"
+else
+    echo "test-fuzz.sh: $t FAILED; its log, $build/fuzz-$t.log, ends:" >&2
+    grep -E -A30 'FUZZ FINDING|ERROR: AddressSanitizer|runtime error|ERROR: libFuzzer|ERROR: LeakSanitizer' \
+        "$build/fuzz-$t.log" | head -60 >&2 || tail -40 "$build/fuzz-$t.log" >&2
+    ls "$artifacts/$t-"* >&2 2>/dev/null || true
+    exit 1
+fi
+
 # Everything found, once more on the portable kernels (dispatch is chosen
 # once per process, so the fuzzing above ran on the dispatched path only).
-for t in $targets; do
+for t in $targets $kdf_target; do
     if ! STITCH_CLEAR_CPUID=all "$build/tests/fuzz/${t}_fuzz" -runs=0 -artifact_prefix="$artifacts/$t-portable-" \
             "$work/$t" "$root/tests/fuzz/corpus/$t" > "$build/fuzz-$t-portable.log" 2>&1; then
         echo "test-fuzz.sh: $t FAILED on the portable kernels; see $build/fuzz-$t-portable.log" >&2

@@ -17,8 +17,11 @@
 #
 #   scripts/bench-layout.sh [--build DIR] [--runs N] [--reps N] [--sample-ms MS]
 #                           [--sizes LIST] [--keep DIR]
+#                           [--openssl-cpu=no-avx512|as-is]
 # Environment passes through: STITCH_CLEAR_CPUID=avx512 measures the AVX2
-# set, STITCH_AVX2_SHAPE=<name> one shape of it.
+# set, STITCH_AVX2_SHAPE=<name> one shape of it. --openssl-cpu=as-is lets the
+# default provider run its AVX-512 code (the AVX-512 set's comparison);
+# no-avx512 (the default) hides it, for the AVX2 set's.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,6 +31,7 @@ reps=9
 sample_ms=1
 sizes=64,192,1024,1300,16384,65536
 keep=
+openssl_cpu=no-avx512
 while [ $# -gt 0 ]; do
     case "$1" in
         --build) build=$2; shift 2 ;;
@@ -36,7 +40,8 @@ while [ $# -gt 0 ]; do
         --sample-ms) sample_ms=$2; shift 2 ;;
         --sizes) sizes=$2; shift 2 ;;
         --keep) keep=$2; shift 2 ;;
-        *) echo "usage: $0 [--build DIR] [--runs N] [--reps N] [--sample-ms MS] [--sizes LIST] [--keep DIR]" >&2
+        --openssl-cpu=*) openssl_cpu=${1#--openssl-cpu=}; shift ;;
+        *) echo "usage: $0 [--build DIR] [--runs N] [--reps N] [--sample-ms MS] [--sizes LIST] [--keep DIR] [--openssl-cpu=no-avx512|as-is]" >&2
            exit 2 ;;
     esac
 done
@@ -53,15 +58,15 @@ mkdir -p "$out"
 run() {
     local group=$1 n=$2
     shift 2
-    "$@" "$bench" --openssl-cpu=no-avx512 --only=tls13 --reps="$reps" --sample-ms="$sample_ms" \
+    "$@" "$bench" --openssl-cpu="$openssl_cpu" --only=tls13 --reps="$reps" --sample-ms="$sample_ms" \
         --sizes="$sizes" --results="$out/$group.$n" "${extra[@]}" > "$out/$group.$n.log" 2>&1 ||
         { echo "bench-layout.sh: run $group.$n failed:" >&2; cat "$out/$group.$n.log" >&2; exit 1; }
 }
 
 extra=()
-"$bench" --openssl-cpu=no-avx512 --only=tls13 --reps=1 --sample-ms=0.1 --sizes=64 2>&1 |
+"$bench" --openssl-cpu="$openssl_cpu" --only=tls13 --reps=1 --sample-ms=0.1 --sizes=64 2>&1 |
     grep -E "^(AMD|Intel|[A-Za-z].*family)|AVX2 shape|^stitch" | head -3
-echo "env: STITCH_CLEAR_CPUID=${STITCH_CLEAR_CPUID:-} STITCH_AVX2_SHAPE=${STITCH_AVX2_SHAPE:-}"
+echo "env: STITCH_CLEAR_CPUID=${STITCH_CLEAR_CPUID:-} STITCH_AVX2_SHAPE=${STITCH_AVX2_SHAPE:-} default provider: $openssl_cpu"
 echo "runs: $runs with ASLR, $runs without, 9 placements, 4 stack offsets; $reps reps x ${sample_ms} ms per row"
 
 for i in $(seq 1 "$runs"); do run aslr-on "$i"; done

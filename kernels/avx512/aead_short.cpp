@@ -1,10 +1,13 @@
-// Whole-record opens for the AVX-512 set (Impl::aead_open_record). Records
-// up to kShortMax bytes (one to three blocks) get their keystream from one
-// run of the row layout with block 0 in lane 0, then the MAC over the
-// ciphertext, then (in ^ keystream) masked by the verdict: an authentic
-// record's plaintext or zeros, with no branch on the tag and nothing
-// written before the tag is checked. Longer records take the one pass and
-// are zeroed on refusal.
+// Whole-record opens for the AVX-512 set (Impl::aead_open_record): the MAC
+// over the whole ciphertext first, then (in ^ keystream) masked by the
+// verdict, so an authentic record's plaintext or zeros is all that is ever
+// written, with no branch on the tag and no second pass to clear a refused
+// record. Records up to kShortMax bytes (one to three blocks) get their
+// keystream from one run of the row layout with block 0 in lane 0; records
+// of sixteen blocks and more from the first batch (block 0 beside it in
+// scalar registers) and then batches whose output is masked as it is
+// written. Between the two the one pass runs and a refused record is
+// cleared after it.
 #include "kernels/avx512/aead_pass.hpp"
 #include "kernels/avx512/kernels.hpp"
 
@@ -65,12 +68,43 @@ STITCH_INLINE_AVX512 bool short_open(AeadState& st, const uint8_t* in, uint8_t* 
     return keep != 0;
 }
 
+// More than fifteen blocks. Measured on Zen 4 (kernel, 16 KiB and 64 KiB):
+// 3% faster than the one pass in chunks followed by a pass that clears a
+// refused record.
+STITCH_INLINE_AVX512 bool verified_open(AeadState& st, const uint8_t* in, uint8_t* out, size_t len,
+                                        const uint8_t tag[16]) {
+    U32x16 ks[16];
+    size_t first = 0;  // text bytes the first batch's keystream covers
+    if (!st.mac_keyed) {
+        ScalarKey key{avx2::ScalarBlock(st.chacha)};
+        keystream<16>(st.chacha, 1, ks, key);
+        mulx::PolyAcc acc;
+        avx2::key_mac(st, acc, key.block0);
+        wipe(&key, sizeof(key));
+        mulx::store(st.mac, acc);
+        chacha_advance(st.chacha.ctr, 1 + kBatch);
+        first = std::min(len, kBatchBytes);
+    }
+    poly1305_update(*st.impl, st.mac, in, len);
+    const uint8_t keep = verdict(st, tag);
+    const U32x16 mask = U32x16::splat(0x01010101u * keep);
+    for (size_t b = 0; b * kChaChaBlock < first; ++b) {
+        const size_t take = std::min(first - b * kChaChaBlock, kChaChaBlock);
+        ((U32x16::load_le(in + b * kChaChaBlock, take) ^ ks[b]) & mask).store_le(out + b * kChaChaBlock, take);
+    }
+    wipe(ks, sizeof(ks));
+    if (len > first) chacha20_xor_kept(st.chacha, in + first, out + first, len - first, keep);
+    return keep != 0;
+}
+
 }  // namespace
 
 bool open_record(AeadState& st, const uint8_t* in, uint8_t* out, size_t len, const uint8_t tag[16]) noexcept {
     clean_upper();
     bool ok;
-    if (len > kShortMax) {
+    if (len > 15 * kChaChaBlock) {
+        ok = verified_open(st, in, out, len, tag);
+    } else if (len > kShortMax) {
         stitched_text(st, Direction::open, in, out, len);
         const uint8_t keep = verdict(st, tag);
         mask_output(out, len, keep);

@@ -13,19 +13,57 @@ namespace stitch::kern::STITCH_AVX512_NS {
 
 namespace {
 
-// n blocks (n <= N) of one word-per-register batch: out = in ^ keystream,
-// or the keystream itself when in is null.
-template <size_t N>
-STITCH_INLINE_AVX512 void batch(ChaChaState& st, const uint8_t*& in, uint8_t*& out, size_t n) {
+// Where keystream block b goes: out = in ^ ks, or the keystream itself when
+// in is null (Plain); out = (in ^ ks) & keep (Kept: the decryption of a
+// record whose verdict is in keep, every byte 0xff or 0).
+struct Plain {
+    template <class V>
+    STITCH_INLINE_AVX512 void block(const V ks[], size_t b, const uint8_t* in, uint8_t* out) const {
+        if (in)
+            xor_block(ks, b, in, out);
+        else
+            store_block(ks, b, out);
+    }
+};
+
+struct Kept {
+    U32x16 keep;
+    STITCH_INLINE_AVX512 void block(const U32x16 ks[], size_t b, const uint8_t* in, uint8_t* out) const {
+        ((U32x16::load_le(in) ^ ks[b]) & keep).store_le(out);
+    }
+    STITCH_INLINE_AVX512 void block(const U32x8 ks[], size_t b, const uint8_t* in, uint8_t* out) const {
+        const U32x8 k(_mm512_castsi512_si256(keep.raw()));
+        ((U32x8::load_le(in) ^ ks[b]) & k).store_le(out);
+        ((U32x8::load_le(in + 32) ^ ks[8 + b]) & k).store_le(out + 32);
+    }
+    // The first n < 64 bytes of block b, by masked loads and stores.
+    STITCH_INLINE_AVX512 void partial(const U32x16 ks[], size_t b, const uint8_t* in, uint8_t* out, size_t n) const {
+        ((U32x16::load_le(in, n) ^ ks[b]) & keep).store_le(out, n);
+    }
+    STITCH_INLINE_AVX512 void partial(const U32x8 ks[], size_t b, const uint8_t* in, uint8_t* out, size_t n) const {
+        const U32x8 k(_mm512_castsi512_si256(keep.raw()));
+        const size_t lo = n < 32 ? n : 32;
+        ((U32x8::load_le(in, lo) ^ ks[b]) & k).store_le(out, lo);
+        ((U32x8::load_le(in + 32, n - lo) ^ ks[8 + b]) & k).store_le(out + 32, n - lo);
+    }
+    // The last len < 64·lanes bytes from the keystream of one call.
+    template <class V>
+    STITCH_INLINE_AVX512 size_t last(const V ks[], const uint8_t* in, uint8_t* out, size_t len) const {
+        size_t b = 0;
+        for (; len >= kChaChaBlock; ++b, len -= kChaChaBlock, in += kChaChaBlock, out += kChaChaBlock)
+            block(ks, b, in, out);
+        if (len > 0) partial(ks, b++, in, out, len);
+        return b;
+    }
+};
+
+// n blocks (n <= N) of one word-per-register batch.
+template <size_t N, class Out>
+STITCH_INLINE_AVX512 void batch(ChaChaState& st, const uint8_t*& in, uint8_t*& out, size_t n, const Out& to) {
     U32xN<N> ks[16];
     keystream<N>(st, 0, ks);
 #pragma GCC unroll 16
-    for (size_t b = 0; b < n; ++b) {
-        if (in)
-            xor_block(ks, b, in + b * kChaChaBlock, out + b * kChaChaBlock);
-        else
-            store_block(ks, b, out + b * kChaChaBlock);
-    }
+    for (size_t b = 0; b < n; ++b) to.block(ks, b, in ? in + b * kChaChaBlock : nullptr, out + b * kChaChaBlock);
     if (n != N) wipe(ks, sizeof(ks));  // keystream of blocks still to come
     chacha_advance(st.ctr, n);
     if (in) in += n * kChaChaBlock;
@@ -33,17 +71,12 @@ STITCH_INLINE_AVX512 void batch(ChaChaState& st, const uint8_t*& in, uint8_t*& o
 }
 
 // n <= 4 blocks in the row layout.
-STITCH_INLINE_AVX512 void rows(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t n) {
+STITCH_INLINE_AVX512 void rows(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t n, const Plain& to) {
     U32x16 r[4];
     keystream_rows(st, r, Nothing{});
     rows_to_blocks(r);
 #pragma GCC unroll 16
-    for (size_t b = 0; b < n; ++b) {
-        if (in)
-            xor_block(r, b, in + b * kChaChaBlock, out + b * kChaChaBlock);
-        else
-            store_block(r, b, out + b * kChaChaBlock);
-    }
+    for (size_t b = 0; b < n; ++b) to.block(r, b, in ? in + b * kChaChaBlock : nullptr, out + b * kChaChaBlock);
     if (n != 4) wipe(r, sizeof(r));
     chacha_advance(st.ctr, n);
 }
@@ -52,13 +85,40 @@ STITCH_INLINE_AVX512 void rows(ChaChaState& st, const uint8_t* in, uint8_t* out,
 
 void chacha20_blocks(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t nblocks) noexcept {
     clean_upper();
-    for (; nblocks >= 16; nblocks -= 16) batch<16>(st, in, out, 16);
+    const Plain to;
+    for (; nblocks >= 16; nblocks -= 16) batch<16>(st, in, out, 16, to);
     if (nblocks > 8)
-        batch<16>(st, in, out, nblocks);
+        batch<16>(st, in, out, nblocks, to);
     else if (nblocks > 4)
-        batch<8>(st, in, out, nblocks);
+        batch<8>(st, in, out, nblocks, to);
     else if (nblocks > 0)
-        rows(st, in, out, nblocks);
+        rows(st, in, out, nblocks, to);
+    zero_registers();
+}
+
+void chacha20_xor_kept(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t len, uint8_t keep) noexcept {
+    clean_upper();
+    const Kept to{U32x16::splat(0x01010101u * keep)};
+    for (; len >= 16 * kChaChaBlock; len -= 16 * kChaChaBlock) batch<16>(st, in, out, 16, to);
+    // The rest in the quickest shape for it, as chacha20_blocks does.
+    const size_t n = (len + kChaChaBlock - 1) / kChaChaBlock;
+    if (n > 8) {
+        U32x16 ks[16];
+        keystream<16>(st, 0, ks);
+        chacha_advance(st.ctr, to.last(ks, in, out, len));
+        wipe(ks, sizeof(ks));
+    } else if (n > 4) {
+        U32x8 ks[16];
+        keystream<8>(st, 0, ks);
+        chacha_advance(st.ctr, to.last(ks, in, out, len));
+        wipe(ks, sizeof(ks));
+    } else if (n > 0) {
+        U32x16 r[4];
+        keystream_rows(st, r, Nothing{});
+        rows_to_blocks(r);
+        chacha_advance(st.ctr, to.last(r, in, out, len));
+        wipe(r, sizeof(r));
+    }
     zero_registers();
 }
 

@@ -21,15 +21,34 @@ namespace stitch::kern::STITCH_AVX512_NS {
 // Contract of chacha20_blocks_portable.
 STITCH_TARGET_AVX512 void chacha20_blocks(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t nblocks) noexcept;
 
+// out = (in ^ keystream) & keep for len bytes from st's counter (keep 0xff
+// or 0 in every byte, a partial last block included), st advanced past
+// them: the decryption of a whole record after its verdict, all zeros for
+// a refused one, in one pass with no branch on keep.
+STITCH_TARGET_AVX512 void chacha20_xor_kept(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t len,
+                                            uint8_t keep) noexcept;
+
 // Contract of poly1305_blocks_portable: MULX for short runs; long ones on
-// eight IFMA lanes (avx512-ifma) or the AVX2 set's four-lane code (avx512).
+// IFMA lanes (avx512-ifma) or the AVX2 set's four-lane code (avx512).
 STITCH_TARGET_AVX512 void poly1305_blocks(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept;
 
-// Below this many blocks poly1305_blocks runs MULX: the vector set-up (the
-// powers of r, the lane sum) costs more than it saves. Measured on Zen 4
-// (scratch benchmark of chained calls): IFMA breaks even near 24 blocks.
+// Where poly1305_blocks changes method. Measured on Zen 4 (EPYC, family
+// 0x19 model 0x11), each method forced in turn in one process: core cycles
+// per init, blocks and final (the powers of r made for each call, as the
+// POLY1305 MAC needs them for each key):
+//   blocks               4     8    12    16    24    32    48    96   192   256  1024
+//   MULX               141   206   273   341   446   584   856  1693  3261  4311 17854
+//   IFMA 1 set of 4    184   205   240   268   256   305   416   735  1393  1800  6884
+//   IFMA 2 sets of 4     -     -     -   279   243   278   338   550   970  1225  4457
+//   IFMA 2 sets of 8     -     -     -   340   329   329   395   585   987  1231  4275
+// (IFMA rows with the first nblocks % 4 blocks through MULX, and the blocks
+// past a two-set run's last whole group on one set of four first.) Without
+// IFMA the AVX2 set's four-lane code breaks even near 20 blocks.
 #if STITCH_AVX512_IFMA
-inline constexpr size_t kVectorPolyMinBlocks = 32;
+inline constexpr size_t kIfmaMinBlocks = 8;
+inline constexpr size_t kIfmaTwoSetsMinBlocks = 24;
+inline constexpr size_t kIfmaZmmMinBlocks = 192;
+static_assert(kIfmaTwoSetsMinBlocks >= 8 && kIfmaZmmMinBlocks >= 16, "a two-set run needs one whole group");
 #else
 inline constexpr size_t kVectorPolyMinBlocks = 20;
 #endif

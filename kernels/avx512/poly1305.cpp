@@ -1,7 +1,8 @@
 // Poly1305 over whole blocks for the AVX-512 set (Impl::poly1305_blocks):
-// MULX for short runs; long ones on sixteen IFMA lanes (poly1305_ifma.hpp,
-// the first nblocks % 16 blocks through MULX) or, without IFMA, on the AVX2
-// set's four-lane code. The POLY1305 EVP_MAC and every trailing MAC of the
+// MULX for short runs; longer ones on IFMA (poly1305_ifma.hpp: the first
+// nblocks % 4 blocks through MULX, then four lanes, or for long runs
+// sixteen in two sets of eight) or, without IFMA, on the AVX2 set's
+// four-lane code. The POLY1305 EVP_MAC and every trailing MAC of the
 // AEAD pass go through here.
 #include "kernels/avx2/poly1305_vector.hpp"
 #include "kernels/avx512/chacha20.hpp"
@@ -14,7 +15,11 @@ namespace stitch::kern::STITCH_AVX512_NS {
 
 void poly1305_blocks(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept {
     clean_upper();
-    const size_t head = nblocks < kVectorPolyMinBlocks ? nblocks : STITCH_AVX512_IFMA ? nblocks % 16 : 0;
+#if STITCH_AVX512_IFMA
+    const size_t head = nblocks < kIfmaMinBlocks ? nblocks : nblocks % 4;
+#else
+    const size_t head = nblocks < kVectorPolyMinBlocks ? nblocks : 0;
+#endif
     if (head > 0) {
         mulx::PolyAcc acc = mulx::load(st);
         mulx::blocks(acc, in, head);
@@ -24,7 +29,23 @@ void poly1305_blocks(Poly1305State& st, const uint8_t* in, size_t nblocks) noexc
     }
     if (nblocks > 0) {
 #if STITCH_AVX512_IFMA
-        ifma::absorb(st, ifma::powers(st), in, nblocks / 16);
+        const ifma::FirstPowers f = ifma::first_powers(st);
+        if (nblocks < kIfmaTwoSetsMinBlocks) {
+            ifma::absorb4(st, ifma::powers4(f), in, nblocks / 4);
+        } else {
+            // What whole groups leave over on four lanes first, then groups
+            // of 2L blocks on two sets of L lanes.
+            const size_t group = nblocks < kIfmaZmmMinBlocks ? 8 : 16;
+            if (const size_t fours = nblocks % group / 4; fours > 0) {
+                ifma::absorb4(st, ifma::powers4(f), in, fours);
+                in += 4 * fours * kPolyBlock;
+                nblocks -= 4 * fours;
+            }
+            if (group == 8)
+                ifma::absorb_two_sets(st, ifma::two_sets_of_four(f), in, nblocks / 8);
+            else
+                ifma::absorb_two_sets(st, ifma::two_sets_of_eight(f), in, nblocks / 16);
+        }
 #else
         poly1305_blocks_avx2_vector(st, in, nblocks);
 #endif

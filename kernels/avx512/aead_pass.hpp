@@ -121,7 +121,9 @@ private:
     // text's first batch gets it from a row beside its rounds.
     STITCH_INLINE_AVX512 void first_call() {
         const size_t n = blocks_for(len_);
-        if (n <= 3)
+        if (n <= 1)
+            key_lane_rows2(n);
+        else if (n <= 3)
             key_lane_rows(n);
         else if (n <= 7)
             key_lane<8>(n);
@@ -138,6 +140,17 @@ private:
         rows_to_blocks(r);
         keyed_from_lane(r, n);
         wipe(r, sizeof(r));
+    }
+
+    // Block 0 and n <= 1 text block in the row layout on ymm (see rows2 in
+    // chacha20.cpp).
+    STITCH_INLINE_AVX512 void key_lane_rows2(size_t n) {
+        U32x8 r[4], ks[16];
+        keystream_rows(st_.chacha, r, Nothing{});
+        rows_to_blocks(r, ks);
+        keyed_from_lane(ks, n);
+        wipe(r, sizeof(r));
+        wipe_rows2(ks);
     }
 
     template <size_t N>

@@ -31,41 +31,64 @@ STITCH_INLINE_AVX512 void mask_output(uint8_t* out, size_t len, uint8_t keep) {
     if (len > 0) (U32x16::load_le(out, len) & mask).store_le(out, len);
 }
 
-STITCH_INLINE_AVX512 bool short_open(AeadState& st, const uint8_t* in, uint8_t* out, size_t len,
-                                     const uint8_t tag[16]) {
-    const size_t n = blocks_for(len);
-    U32x16 r[4];
-    size_t first = 0;  // blocks of r before the text's
-    mulx::PolyAcc acc;
-    if (!st.mac_keyed) {
-        keystream_rows(st.chacha, r, Nothing{});
-        rows_to_blocks(r);
-        uint64_t k[4];
-        key_words(r, 0, k);
-        avx2::key_mac(st, acc, k);
-        wipe(k, sizeof(k));
-        first = 1;
-    } else {
-        // More AAD than could be held back keyed the MAC already.
-        if (n > 0) {
-            keystream_rows(st.chacha, r, Nothing{});
-            rows_to_blocks(r);
-        }
+// Keys the MAC from block 0 of ks (first == 1), or takes the accumulator a
+// long AAD already keyed.
+template <class V>
+STITCH_INLINE_AVX512 void key_or_load(AeadState& st, mulx::PolyAcc& acc, const V ks[], size_t first) {
+    if (first == 0) {
         acc = mulx::load(st.mac);
+        return;
     }
-    chacha_advance(st.chacha.ctr, first + n);
+    uint64_t k[4];
+    key_words(ks, 0, k);
+    avx2::key_mac(st, acc, k);
+    wipe(k, sizeof(k));
+}
+
+// The MAC over the record, then its blocks from ks (block `first` on)
+// masked by the verdict.
+template <class V>
+STITCH_INLINE_AVX512 bool open_masked(AeadState& st, mulx::PolyAcc& acc, const V ks[], size_t first,
+                                      const uint8_t* in, uint8_t* out, size_t len, const uint8_t tag[16]) {
     avx2::mac_update(acc, st.mac, in, len);
     mulx::store(st.mac, acc);
     // Nothing is written before the verdict, so in == out still holds the
     // ciphertext here.
     const uint8_t keep = verdict(st, tag);
-    const U32x16 mask = U32x16::splat(0x01010101u * keep);
-    for (size_t b = 0; b < n; ++b, len -= kChaChaBlock) {
-        const size_t take = std::min(len, kChaChaBlock);
-        ((U32x16::load_le(in + b * kChaChaBlock, take) ^ r[first + b]) & mask).store_le(out + b * kChaChaBlock, take);
-    }
-    wipe(r, sizeof(r));
+    const Kept to{U32x16::splat(0x01010101u * keep)};
+    size_t b = first;
+    for (; len >= kChaChaBlock; ++b, len -= kChaChaBlock, in += kChaChaBlock, out += kChaChaBlock)
+        to.block(ks, b, in, out);
+    if (len > 0) to.partial(ks, b, in, out, len);
     return keep != 0;
+}
+
+STITCH_INLINE_AVX512 bool short_open(AeadState& st, const uint8_t* in, uint8_t* out, size_t len,
+                                     const uint8_t tag[16]) {
+    const size_t n = blocks_for(len);
+    const size_t first = st.mac_keyed ? 0 : 1;  // block 0 keys the MAC unless more AAD than could be held back did
+    mulx::PolyAcc acc;
+    bool ok;
+    if (first + n <= 2) {
+        // Two blocks at most: the row layout on ymm (see rows2 in chacha20.cpp).
+        U32x8 r[4], ks[16];
+        keystream_rows(st.chacha, r, Nothing{});
+        rows_to_blocks(r, ks);
+        key_or_load(st, acc, ks, first);
+        chacha_advance(st.chacha.ctr, first + n);
+        ok = open_masked(st, acc, ks, first, in, out, len, tag);
+        wipe(r, sizeof(r));
+        wipe_rows2(ks);
+    } else {
+        U32x16 r[4];
+        keystream_rows(st.chacha, r, Nothing{});
+        rows_to_blocks(r);
+        key_or_load(st, acc, r, first);
+        chacha_advance(st.chacha.ctr, first + n);
+        ok = open_masked(st, acc, r, first, in, out, len, tag);
+        wipe(r, sizeof(r));
+    }
+    return ok;
 }
 
 // More than fifteen blocks. Measured on Zen 4 (kernel, 16 KiB and 64 KiB):

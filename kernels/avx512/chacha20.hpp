@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/bytes.hpp"
 #include "kernels/chacha20.hpp"
 #include "kernels/simd/u32x16.hpp"
 
@@ -180,36 +181,40 @@ STITCH_INLINE_AVX512 void store_block(const U32x8 ks[16], size_t b, uint8_t* out
     ks[8 + b].store_le(out + 32);
 }
 
-// --- the row layout: up to four blocks in one set of four zmm registers ----
+// --- the row layout: up to four blocks in four zmm, or two in four ymm ------
 
-// Rows of blocks ctr .. ctr + 3, block k in 128-bit lane k.
-STITCH_INLINE_AVX512 void load_rows(const ChaChaState& st, U32x16 r[4]) {
-    r[0] = U32x16::row(kSigma);
-    r[1] = U32x16::row(st.key);
-    r[2] = U32x16::row(st.key + 4);
+// Rows of blocks ctr .. ctr + lanes - 1, block k in 128-bit lane k.
+template <class V>
+STITCH_INLINE_AVX512 void load_rows(const ChaChaState& st, V r[4]) {
+    r[0] = V::row(kSigma);
+    r[1] = V::row(st.key);
+    r[2] = V::row(st.key + 4);
     // Row 3 is (ctr0 + k, ctr1 + carry, ctr2, ctr3) in lane k.
-    const U32x16 base = U32x16::row(st.ctr);
-    U32x16 d = base + U32x16(_mm512_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0));
-    // A lane whose word 0 wrapped carries one into its word 1.
-    const __mmask16 wrapped = _mm512_mask_cmplt_epu32_mask(0x1111, d.raw(), base.raw());
-    d += U32x16(_mm512_maskz_set1_epi32(__mmask16(wrapped << 1), 1));
-    r[3] = d;
+    const V base = V::row(st.ctr);
+    V d;
+    if constexpr (V::kLanes == 16)
+        d = base + V(_mm512_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0));
+    else
+        d = base + V(_mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0));
+    // A lane whose word 0 wrapped carries one into its word 1 (only word 0
+    // can wrap: the others add nothing).
+    r[3] = d + V::carry_if_below(d, base).template rotate_words<3>();
 }
 
-// The four blocks' keystream rows; beside(i, 80) after line i.
-template <class Beside>
-STITCH_INLINE_AVX512 void keystream_rows(const ChaChaState& st, U32x16 r[4], Beside&& beside) {
-    U32x16 in[4];
+// The blocks' keystream rows; beside(i, 80) after line i.
+template <class V, class Beside>
+STITCH_INLINE_AVX512 void keystream_rows(const ChaChaState& st, V r[4], Beside&& beside) {
+    V in[4];
     load_rows(st, in);
-    U32x16 a = in[0], b = in[1], c = in[2], d = in[3];
+    V a = in[0], b = in[1], c = in[2], d = in[3];
     for (int i = 0; i < 10; ++i) {
         quarter_round(a, b, c, d, LinesFrom{beside, 8 * i});  // columns
         // Diagonals: lane j takes (a[j-1], b[j], c[j+1], d[j+2]); b stays put
         // because it is the last word a quarter round finishes and the first
         // the next one reads.
-        a = a.rotate_words<3>(), c = c.rotate_words<1>(), d = d.rotate_words<2>();
+        a = a.template rotate_words<3>(), c = c.template rotate_words<1>(), d = d.template rotate_words<2>();
         quarter_round(a, b, c, d, LinesFrom{beside, 8 * i + 4});
-        a = a.rotate_words<1>(), c = c.rotate_words<3>(), d = d.rotate_words<2>();
+        a = a.template rotate_words<1>(), c = c.template rotate_words<3>(), d = d.template rotate_words<2>();
     }
     r[0] = a + in[0], r[1] = b + in[1], r[2] = c + in[2], r[3] = d + in[3];
 }
@@ -226,6 +231,55 @@ STITCH_INLINE_AVX512 void rows_to_blocks(U32x16 r[4]) {
     r[2] = U32x16(_mm512_shuffle_i32x4(u1, u3, 0x88));
     r[3] = U32x16(_mm512_shuffle_i32x4(u1, u3, 0xdd));
 }
+
+// Two blocks' rows into the halves of a ymm batch's block layout (block b
+// in ks[b] and ks[8 + b]), so xor_block, emit and key_words take them.
+STITCH_INLINE_AVX512 void rows_to_blocks(const U32x8 r[4], U32x8 ks[16]) {
+    ks[0] = U32x8(_mm256_permute2x128_si256(r[0].raw(), r[1].raw(), 0x20));  // a0 b0
+    ks[8] = U32x8(_mm256_permute2x128_si256(r[2].raw(), r[3].raw(), 0x20));  // c0 d0
+    ks[1] = U32x8(_mm256_permute2x128_si256(r[0].raw(), r[1].raw(), 0x31));  // a1 b1
+    ks[9] = U32x8(_mm256_permute2x128_si256(r[2].raw(), r[3].raw(), 0x31));  // c1 d1
+}
+
+// Wipes what rows_to_blocks wrote (the rest of ks holds nothing).
+STITCH_INLINE_AVX512 void wipe_rows2(U32x8 ks[16]) {
+    wipe(ks, 2 * sizeof(U32x8));
+    wipe(ks + 8, 2 * sizeof(U32x8));
+}
+
+// out = (in ^ keystream) & keep, block by block: the decryption of a record
+// whose verdict is in keep (every byte 0xff or 0), from a zmm batch or row
+// run (block b in ks[b]) or a ymm one (block b in ks[b] and ks[8 + b]).
+struct Kept {
+    U32x16 keep;
+    STITCH_INLINE_AVX512 void block(const U32x16 ks[], size_t b, const uint8_t* in, uint8_t* out) const {
+        ((U32x16::load_le(in) ^ ks[b]) & keep).store_le(out);
+    }
+    STITCH_INLINE_AVX512 void block(const U32x8 ks[], size_t b, const uint8_t* in, uint8_t* out) const {
+        const U32x8 k(_mm512_castsi512_si256(keep.raw()));
+        ((U32x8::load_le(in) ^ ks[b]) & k).store_le(out);
+        ((U32x8::load_le(in + 32) ^ ks[8 + b]) & k).store_le(out + 32);
+    }
+    // The first n < 64 bytes of block b, by masked loads and stores.
+    STITCH_INLINE_AVX512 void partial(const U32x16 ks[], size_t b, const uint8_t* in, uint8_t* out, size_t n) const {
+        ((U32x16::load_le(in, n) ^ ks[b]) & keep).store_le(out, n);
+    }
+    STITCH_INLINE_AVX512 void partial(const U32x8 ks[], size_t b, const uint8_t* in, uint8_t* out, size_t n) const {
+        const U32x8 k(_mm512_castsi512_si256(keep.raw()));
+        const size_t lo = n < 32 ? n : 32;
+        ((U32x8::load_le(in, lo) ^ ks[b]) & k).store_le(out, lo);
+        ((U32x8::load_le(in + 32, n - lo) ^ ks[8 + b]) & k).store_le(out + 32, n - lo);
+    }
+    // The last len < 64·lanes bytes from the keystream of one call.
+    template <class V>
+    STITCH_INLINE_AVX512 size_t last(const V ks[], const uint8_t* in, uint8_t* out, size_t len) const {
+        size_t b = 0;
+        for (; len >= kChaChaBlock; ++b, len -= kChaChaBlock, in += kChaChaBlock, out += kChaChaBlock)
+            block(ks, b, in, out);
+        if (len > 0) partial(ks, b++, in, out, len);
+        return b;
+    }
+};
 
 // Clears zmm0-31 and the opmask registers k0-k7 (a compiler may keep a
 // length-derived mask even in k0, as GCC does at -O1): no key, keystream or Poly1305

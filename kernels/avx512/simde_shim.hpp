@@ -1,5 +1,5 @@
 // Stand-ins for the few intrinsics the AVX-512 kernels use that SIMDe 0.7.4
-// lacks: byte-masked loads and stores, a masked unsigned compare, a word shuffle, a lane sum, and
+// lacks: byte-masked loads and stores, a word shuffle, a lane sum, and
 // IFMA's 52-bit multiply-adds.
 // Only the emulated test build includes this (kernels/avx512/isa.hpp); each
 // is the instruction's definition written lane by lane.
@@ -44,17 +44,6 @@ inline V madd52(V a, V b, V c) {
     return a;
 }
 
-// VPCMPUD (less than) under a mask: bit i set where k has it and a < b.
-inline uint16_t mask_cmplt_epu32(uint16_t k, simde__m512i a, simde__m512i b) {
-    uint32_t x[16], y[16];
-    std::memcpy(x, &a, sizeof(x));
-    std::memcpy(y, &b, sizeof(y));
-    uint16_t r = 0;
-    for (int i = 0; i < 16; ++i)
-        if (((k >> i) & 1) && x[i] < y[i]) r = uint16_t(r | (1u << i));
-    return r;
-}
-
 // VPSHUFD: within each 128-bit lane, word i takes word (imm >> 2i) & 3.
 inline simde__m512i shuffle_epi32(simde__m512i a, int imm) {
     uint32_t x[16], y[16];
@@ -82,7 +71,6 @@ inline long long reduce_add_epi64(simde__m512i a) {
 #undef _mm256_maskz_loadu_epi8
 #undef _mm512_mask_storeu_epi8
 #undef _mm256_mask_storeu_epi8
-#undef _mm512_mask_cmplt_epu32_mask
 #undef _mm512_shuffle_epi32
 #undef _mm512_reduce_add_epi64
 #undef _mm512_madd52lo_epu64
@@ -93,7 +81,6 @@ inline long long reduce_add_epi64(simde__m512i a) {
 #define _mm256_maskz_loadu_epi8(k, p) ::stitch::kern::simde_shim::maskz_loadu_bytes<simde__m256i>((k), (p))
 #define _mm512_mask_storeu_epi8(p, k, v) ::stitch::kern::simde_shim::mask_storeu_bytes<simde__m512i>((p), (k), (v))
 #define _mm256_mask_storeu_epi8(p, k, v) ::stitch::kern::simde_shim::mask_storeu_bytes<simde__m256i>((p), (k), (v))
-#define _mm512_mask_cmplt_epu32_mask(k, a, b) ::stitch::kern::simde_shim::mask_cmplt_epu32((k), (a), (b))
 #define _mm512_shuffle_epi32(a, imm) ::stitch::kern::simde_shim::shuffle_epi32((a), int(imm))
 #define _mm512_reduce_add_epi64(a) ::stitch::kern::simde_shim::reduce_add_epi64(a)
 #define _mm512_madd52lo_epu64(a, b, c) ::stitch::kern::simde_shim::madd52<simde__m512i, false>((a), (b), (c))

@@ -123,13 +123,21 @@ public:
     // Lanes where a < b as unsigned words hold 1, the others 0: the carry of
     // a lane's counter that wrapped.
     STITCH_INLINE_AVX512 static U32xN carry_if_below(U32xN a, U32xN b) {
-        // a < b unsigned  <=>  (a ^ sign) < (b ^ sign) signed.
-        const U32xN sign = splat(0x80000000u);
-        const U32xN one = splat(1);
+        // a < b unsigned is the borrow out of a - b: bit 31 of
+        // (~a & b) | (~(a ^ b) & (a - b)). Lane arithmetic only, no mask
+        // compare: SIMDe emulates those with a branch per lane, which the
+        // constant-time check over the emulated build would rightly report
+        // (a counter is nonce-derived state).
         if constexpr (N == 16)
-            return U32xN(_mm512_maskz_mov_epi32(_mm512_cmpgt_epi32_mask((b ^ sign).v_, (a ^ sign).v_), one.v_));
+            return U32xN(_mm512_srli_epi32(
+                _mm512_or_si512(_mm512_andnot_si512(a.v_, b.v_),
+                                _mm512_andnot_si512(_mm512_xor_si512(a.v_, b.v_), _mm512_sub_epi32(a.v_, b.v_))),
+                31));
         else
-            return U32xN(_mm256_and_si256(_mm256_cmpgt_epi32((b ^ sign).v_, (a ^ sign).v_), one.v_));
+            return U32xN(_mm256_srli_epi32(
+                _mm256_or_si256(_mm256_andnot_si256(a.v_, b.v_),
+                                _mm256_andnot_si256(_mm256_xor_si256(a.v_, b.v_), _mm256_sub_epi32(a.v_, b.v_))),
+                31));
     }
 
     // Within each 128-bit lane, word i moves to word (i - R) mod 4: the

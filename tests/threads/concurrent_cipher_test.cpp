@@ -208,9 +208,10 @@ TEST_P(ConcurrentCipher, OutputsMatchSingleThreaded) {
     std::latch start(threads);
     std::vector<std::thread> pool;
     for (int t = 0; t < threads; ++t)
-        pool.emplace_back([&, t] {
+        // `mode` is captured by copy: clang 14 cannot capture a structured binding.
+        pool.emplace_back([&, t, mode = sharing] {
             start.arrive_and_wait();  // all threads begin together
-            worker(t, sharing, iterations, shared, templates);
+            worker(t, mode, iterations, shared, templates);
         });
     for (std::thread& th : pool) th.join();
 

@@ -1,5 +1,5 @@
 // The AVX-512 one pass over AEAD text (aead_stitched.cpp), and the pieces
-// the short open (aead_short.cpp) shares with it.
+// whole-record opens (aead_record.cpp) share with it.
 //
 // How the MAC rides beside the rounds was measured on Zen 4 (the only
 // AVX-512 core at hand; kernels alone, 64 KiB seal, cycles per byte): the

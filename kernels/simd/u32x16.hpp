@@ -127,16 +127,18 @@ public:
         // (~a & b) | (~(a ^ b) & (a - b)). Lane arithmetic only, no mask
         // compare: SIMDe emulates those with a branch per lane, which the
         // constant-time check over the emulated build would rightly report
-        // (a counter is nonce-derived state).
+        // (a counter is nonce-derived state). a - b as a + ~b + 1: SIMDe's
+        // zmm subtraction is signed C arithmetic, undefined on a wrap.
+        const U32xN diff = a + (b ^ splat(~0u)) + splat(1);
         if constexpr (N == 16)
             return U32xN(_mm512_srli_epi32(
                 _mm512_or_si512(_mm512_andnot_si512(a.v_, b.v_),
-                                _mm512_andnot_si512(_mm512_xor_si512(a.v_, b.v_), _mm512_sub_epi32(a.v_, b.v_))),
+                                _mm512_andnot_si512(_mm512_xor_si512(a.v_, b.v_), diff.v_)),
                 31));
         else
             return U32xN(_mm256_srli_epi32(
                 _mm256_or_si256(_mm256_andnot_si256(a.v_, b.v_),
-                                _mm256_andnot_si256(_mm256_xor_si256(a.v_, b.v_), _mm256_sub_epi32(a.v_, b.v_))),
+                                _mm256_andnot_si256(_mm256_xor_si256(a.v_, b.v_), diff.v_)),
                 31));
     }
 

@@ -38,6 +38,40 @@ STITCH_INLINE_AVX2_BMI2 void mac_update(mulx::PolyAcc& acc, Poly1305State& mac, 
     mac.buf_len = uint32_t(len);
 }
 
+// Where a one pass's MAC has got to in the text's ciphertext ct: bytes
+// [0, mac) absorbed or held in m.buf. The AVX2 and AVX-512 passes share
+// this bookkeeping.
+
+// Tops up a block the MAC holds back (the OpenSSH grid's 4-byte length)
+// from ct[mac, limit).
+STITCH_INLINE_AVX2_BMI2 void absorb_head(Poly1305State& m, mulx::PolyAcc& acc, const uint8_t* ct, size_t& mac,
+                                         size_t limit) {
+    if (m.buf_len == 0 || limit <= mac) return;
+    const size_t take = std::min(limit - mac, kPolyBlock - m.buf_len);
+    for (size_t i = 0; i < take; ++i) m.buf[m.buf_len + i] = ct[mac + i];
+    m.buf_len += uint32_t(take);
+    mac += take;
+    if (m.buf_len == kPolyBlock) {
+        mulx::block(acc, m.buf);
+        m.buf_len = 0;
+    }
+}
+
+// Whole Poly1305 blocks in ct[mac, limit), once the head is done.
+STITCH_INLINE_AVX2_BMI2 size_t whole_blocks(const Poly1305State& m, size_t mac, size_t limit) {
+    return m.buf_len == 0 && limit > mac ? (limit - mac) / kPolyBlock : 0;
+}
+
+// An open that has reached the end of the text (len) keeps the last bytes
+// (less than a block) in the MAC's buffer now, before the plaintext
+// overwrites them; they may lie in an earlier batch than the last.
+STITCH_INLINE_AVX2_BMI2 void buffer_last(Poly1305State& m, mulx::PolyAcc& acc, const uint8_t* ct, size_t& mac,
+                                         size_t limit, size_t len) {
+    if (limit < len || mac == len) return;
+    mac_update(acc, m, ct + mac, len - mac);
+    mac = len;
+}
+
 // aead_key_mac(st, block 0, true) with the accumulator in `acc` and the key
 // words r ‖ s of block 0 in k: keys st.mac, absorbs the held-back AAD,
 // zero-padded to 16 bytes on the rfc8439 grid, buffered on openssh's (its

@@ -300,34 +300,10 @@ private:
         return std::min(len_, pos_ + n * kChaChaBlock + kPolyBlock - 1);
     }
 
-    // Tops up a block the MAC holds back (the OpenSSH grid's 4-byte length)
-    // from ct[mac, limit).
-    STITCH_INLINE_AVX512 void absorb_head(size_t limit) {
-        Poly1305State& m = st_.mac;
-        if (m.buf_len == 0 || limit <= mac_) return;
-        const size_t take = std::min(limit - mac_, kPolyBlock - m.buf_len);
-        for (size_t i = 0; i < take; ++i) m.buf[m.buf_len + i] = ct_[mac_ + i];
-        m.buf_len += uint32_t(take);
-        mac_ += take;
-        if (m.buf_len == kPolyBlock) {
-            mulx::block(acc_, m.buf);
-            m.buf_len = 0;
-        }
-    }
-
-    // Whole Poly1305 blocks in ct[mac, limit), once the head is done.
-    STITCH_INLINE_AVX512 size_t whole_blocks(size_t limit) const {
-        return st_.mac.buf_len == 0 && limit > mac_ ? (limit - mac_) / kPolyBlock : 0;
-    }
-
-    // An open that has reached the end of the text keeps the last bytes
-    // (less than a block) in the MAC's buffer now, before the plaintext
-    // overwrites them.
-    STITCH_INLINE_AVX512 void buffer_last(size_t limit) {
-        if (limit < len_ || mac_ == len_) return;
-        avx2::mac_update(acc_, st_.mac, ct_ + mac_, len_ - mac_);
-        mac_ = len_;
-    }
+    // The shared MAC bookkeeping (avx2/aead.hpp) on this pass's state.
+    STITCH_INLINE_AVX512 void absorb_head(size_t limit) { avx2::absorb_head(st_.mac, acc_, ct_, mac_, limit); }
+    STITCH_INLINE_AVX512 size_t whole_blocks(size_t limit) const { return avx2::whole_blocks(st_.mac, mac_, limit); }
+    STITCH_INLINE_AVX512 void buffer_last(size_t limit) { avx2::buffer_last(st_.mac, acc_, ct_, mac_, limit, len_); }
 
     AeadState& st_;
     const bool open_;

@@ -8,17 +8,6 @@ namespace stitch::kern {
 
 namespace {
 
-constexpr uint32_t kK[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-};
-
 inline uint32_t rotr(uint32_t x, int n) noexcept { return (x >> n) | (x << (32 - n)); }
 
 inline uint32_t load_be32(const uint8_t* p) noexcept { return __builtin_bswap32(load_le32(p)); }
@@ -53,14 +42,14 @@ void sha256_blocks_portable(uint32_t h[8], const uint8_t* in, size_t nblocks) no
                 }
             }
             const int j = t & 15;
-            STITCH_SHA256_ROUND(a, b, c, d, e, f, g, hh, kK[t + 0], w[j + 0]);
-            STITCH_SHA256_ROUND(hh, a, b, c, d, e, f, g, kK[t + 1], w[j + 1]);
-            STITCH_SHA256_ROUND(g, hh, a, b, c, d, e, f, kK[t + 2], w[j + 2]);
-            STITCH_SHA256_ROUND(f, g, hh, a, b, c, d, e, kK[t + 3], w[j + 3]);
-            STITCH_SHA256_ROUND(e, f, g, hh, a, b, c, d, kK[t + 4], w[j + 4]);
-            STITCH_SHA256_ROUND(d, e, f, g, hh, a, b, c, kK[t + 5], w[j + 5]);
-            STITCH_SHA256_ROUND(c, d, e, f, g, hh, a, b, kK[t + 6], w[j + 6]);
-            STITCH_SHA256_ROUND(b, c, d, e, f, g, hh, a, kK[t + 7], w[j + 7]);
+            STITCH_SHA256_ROUND(a, b, c, d, e, f, g, hh, kSha256K[t + 0], w[j + 0]);
+            STITCH_SHA256_ROUND(hh, a, b, c, d, e, f, g, kSha256K[t + 1], w[j + 1]);
+            STITCH_SHA256_ROUND(g, hh, a, b, c, d, e, f, kSha256K[t + 2], w[j + 2]);
+            STITCH_SHA256_ROUND(f, g, hh, a, b, c, d, e, kSha256K[t + 3], w[j + 3]);
+            STITCH_SHA256_ROUND(e, f, g, hh, a, b, c, d, kSha256K[t + 4], w[j + 4]);
+            STITCH_SHA256_ROUND(d, e, f, g, hh, a, b, c, kSha256K[t + 5], w[j + 5]);
+            STITCH_SHA256_ROUND(c, d, e, f, g, hh, a, b, kSha256K[t + 6], w[j + 6]);
+            STITCH_SHA256_ROUND(b, c, d, e, f, g, hh, a, kSha256K[t + 7], w[j + 7]);
         }
         h[0] += a;
         h[1] += b;

@@ -60,7 +60,7 @@ public:
         // Both classes byte by byte, the same loop: a memcpy for one class
         // alone reaches the timed call in another core state on AVX-512
         // machines (glibc's copy runs in zmm registers) and reads as a leak
-        // (../shared/notes/avx512.md).
+        // (measured on Intel Emerald Rapids; docs/security.md, dudect).
         for (size_t j = 0; j < 32 + len_; ++j) {
             const uint8_t random = uint8_t(rng.next());
             s[j] = cls == 0 ? fixed_[j] : random;

@@ -2,7 +2,7 @@
 // every Wycheproof HKDF vector for SHA-1/256/384/512, on stitch and on the
 // default provider (which shows the harness is right). SHA-1 runs through
 // stitch's fetched-digest path, the others on its SHA-2 kernels. Read in
-// place from ../shared/vectors; a missing file fails.
+// place from tests/vectors; a missing file fails.
 #include <gtest/gtest.h>
 
 #include <fstream>

@@ -28,8 +28,8 @@ STITCH_INLINE_AVX2_BMI2 void keyed_keystream(AeadState& st, U32x8 (&ks)[1][16], 
 
 // Beside steps (of keystream_rows' 20) that run the key block, one double
 // round each; the MAC is keyed at the next step and the later ones absorb
-// ciphertext. A scalar double round (~25 cycles) fits in a step of the
-// vector rounds (~28), so the key arrives halfway.
+// ciphertext. On Zen 5 a scalar double round (~25 cycles) fits in a step
+// of the vector rounds (~28), so the key arrives halfway.
 constexpr int kShortKeySteps = 10;
 
 // What runs beside the text's rounds: the key block, then keying the MAC,

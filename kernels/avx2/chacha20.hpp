@@ -60,9 +60,10 @@ STITCH_INLINE_AVX2_BMI2 void quarter_round(V& a, V& b, V& c, V& d) {
 
 // Quarter rounds (a0, b0, c0, d0) and (a1, b1, c1, d1) of state x, the two
 // interleaved op by op. Every op of a quarter round depends on the one
-// before and vector integer ops take two cycles on this core, so four chains
-// cannot fill the vector ports; pairing them in the instruction stream keeps
-// the scheduler's window short enough to overlap more of them.
+// before, and on Zen 5 (where the set was first tuned) vector integer ops
+// take two cycles, so four chains cannot fill the vector ports there;
+// pairing them in the instruction stream keeps the scheduler's window short
+// enough to overlap more of them.
 template <int A0, int B0, int C0, int D0, int A1, int B1, int C1, int D1>
 STITCH_INLINE_AVX2_BMI2 void quarter_rounds(U32x8 x[16]) {
     U32x8x2 a{{x[A0], x[A1]}}, b{{x[B0], x[B1]}}, c{{x[C0], x[C1]}}, d{{x[D0], x[D1]}};
@@ -194,7 +195,7 @@ STITCH_INLINE_AVX2_BMI2 void double_rounds(U32x8 (&x)[B][16], Beside& beside) {
 // out-of-order core overlaps with these latency-bound vector rounds. Steps
 // this fine keep each step's scalar work near the vector work it runs
 // beside, within the reorder window (one step per half round measured 30%
-// slower with three batches).
+// slower with three batches, on Zen 5).
 //
 // Register budget: sixteen state words plus a shift temporary already exceed
 // the sixteen ymm registers, so some words live in stack slots used as
@@ -274,7 +275,7 @@ STITCH_INLINE_AVX2_BMI2 void keystream_rows(const ChaChaState& st, U32x8 (&ks)[1
         // first the next one reads (a += b); a, c and d are done earlier, so
         // their rotations run off the serial chain (rotating b, c, d
         // instead put one shuffle on it per half round: ~40 cycles a call
-        // with two-cycle vector ops).
+        // on Zen 5, whose vector ops take two cycles).
         a = rotate_words<3>(a), c = rotate_words<1>(c), d = rotate_words<2>(d);
         quarter_round(a, b, c, d);
         a = rotate_words<1>(a), c = rotate_words<3>(c), d = rotate_words<2>(d);

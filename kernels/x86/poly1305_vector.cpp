@@ -14,10 +14,10 @@
 //
 // The state arrives and leaves in Poly1305State's 64-bit limbs, so each call
 // converts in and out and computes r^2..r^8 again (the state has no room to
-// keep them): about 200 cycles, which is why short inputs take the scalar
-// MULX code (the AVX2 set's Shape::vector_poly_min, the AVX-512 set's
-// kVectorPolyMinBlocks). Past that, on Zen 5: 0.39 cycles per
-// byte at 16-64 KiB, against 0.89 for MULX.
+// keep them): about 200 cycles on Zen 5, which is why short inputs take the
+// scalar MULX code (the AVX2 set's Shape::vector_poly_min, the AVX-512 set's
+// kVectorPolyMinBlocks). Past that, on Zen 5: 0.39 cycles per byte at
+// 16-64 KiB, against 0.89 for MULX.
 #include "kernels/x86/poly1305_vector.hpp"
 
 #include <immintrin.h>

@@ -77,7 +77,7 @@ struct Options {
         "                 input at IN and output at OUT mod 4096\n"
         "  --stack=N      move the stack down N bytes (0..4095) before measuring\n"
         "  STITCH_MODULE_DIR overrides where stitch.so is loaded from (default: the build tree)\n"
-        "  STITCH_AVX2_SHAPE=<name> forces an AVX2 shape (README \"AVX2 shapes\")\n",
+        "  STITCH_AVX2_SHAPE=<name> forces an AVX2 shape (docs/kernels.md, \"The AVX2 shapes\")\n",
         kNoAvx512Mask);
     std::exit(code);
 }

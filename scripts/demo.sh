@@ -1,5 +1,5 @@
 #!/bin/bash
-# README "Try it": installs what is missing, builds stitch and its benchmark,
+# README "Build and test": installs what is missing, builds stitch and its benchmark,
 # then shows the main job: ChaCha20-Poly1305 TLS 1.3 records sealed and
 # opened by stitch beside OpenSSL's default provider, and stitch taking over
 # for programs that never name it once conf/stitch.cnf is in effect.

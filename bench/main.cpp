@@ -27,6 +27,7 @@
 #include "bench/summary.hpp"
 #include "kernels/avx2/shapes.hpp"
 #include "kernels/dispatch.hpp"
+#include "kernels/avx2/set.hpp"
 
 #include <openssl/opensslv.h>
 
@@ -76,7 +77,7 @@ struct Options {
         "                 input at IN and output at OUT mod 4096\n"
         "  --stack=N      move the stack down N bytes (0..4095) before measuring\n"
         "  STITCH_MODULE_DIR overrides where stitch.so is loaded from (default: the build tree)\n"
-        "  STITCH_AVX2_SHAPE=<name> forces an AVX2 shape (README \"AVX2 shapes\")\n",
+        "  STITCH_AVX2_SHAPE=<name> forces an AVX2 shape (docs/kernels.md, \"The AVX2 shapes\")\n",
         kNoAvx512Mask);
     std::exit(code);
 }
@@ -190,7 +191,7 @@ void print_shape() {
     const char* vendor = f.vendor == stitch::kern::CpuVendor::amd     ? "AMD"
                          : f.vendor == stitch::kern::CpuVendor::intel ? "Intel"
                                                                       : "other vendor";
-    const stitch::kern::Impl* avx2 = stitch::kern::avx2_impl();
+    const stitch::kern::Impl* avx2 = stitch::kern::avx2::preferred(stitch::kern::cpu_features_raw());
     const char* forced = std::getenv("STITCH_AVX2_SHAPE");
     std::printf("AVX2 shape: %s for %s family 0x%x model 0x%x (%s%s%s); kernels dispatch chose: %s\n",
                 avx2 ? stitch::kern::impl_label(*avx2) : "none (no AVX2+BMI2)", vendor, f.family, f.model,

@@ -1,5 +1,5 @@
 #!/bin/bash
-# README "Layout": whether stitch's time depends on where memory sits. Runs
+# docs/benchmarks.md, "Layout": whether stitch's time depends on where memory sits. Runs
 # stitch_bench's TLS 1.3 rows (seal, open, raw ChaCha20) against the default
 # provider without AVX-512, each run a fresh process:
 #   aslr-on    RUNS processes with address-space randomisation (the stack,

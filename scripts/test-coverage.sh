@@ -1,14 +1,16 @@
 #!/bin/bash
-# Branch coverage of the provider and the scalar kernels (README "Tests",
+# Branch coverage of the provider and the scalar kernels (docs/testing.md,
 # "Branch coverage"): builds everything with gcc --coverage in its own
 # directory, runs the part of the suite that drives provider/ and the
 # portable kernels, and prints gcovr's branch report for provider/,
 # kernels/portable/ and the shared kernels/*.cpp|hpp, with a total per area:
 # provider/, the scalar kernels (portable/ and the shared files), and
-# dispatch (kernels/dispatch.cpp: its CPUID branches depend on the host).
+# dispatch (kernels/dispatch.cpp and the CPU probe, kernels/cpu.cpp: their
+# branches depend on the host).
 #   scripts/test-coverage.sh [BUILD_DIR]    (default: build-coverage in the repository)
 # STITCH_COVERAGE_FAIL_UNDER=N makes the run fail below N % of branches in
-# provider/ or in the scalar kernels (README lists what stays untaken, and why).
+# provider/ or in the scalar kernels (docs/testing.md lists what stays
+# untaken, and why).
 #
 # What is counted: -O1 (faithful enough to the source, and the AVX2 tests in
 # the run stay quick) with -fprofile-update=atomic, so the threads of a test
@@ -54,8 +56,8 @@ find "$build" -name '*.gcda' -delete
 cd "$root"
 gcovr_args=(--root "$root" --object-directory "$build" -j 2 --exclude-throw-branches --exclude-unreachable-branches)
 provider=(--filter 'provider/')
-scalar=(--filter 'kernels/portable/' --filter 'kernels/[^/]*\.(cpp|hpp)$' --exclude 'kernels/dispatch\.cpp')
-dispatch=(--filter 'kernels/dispatch\.cpp')
+scalar=(--filter 'kernels/portable/' --filter 'kernels/[^/]*\.(cpp|hpp)$' --exclude 'kernels/(dispatch|cpu)\.cpp')
+dispatch=(--filter 'kernels/(dispatch|cpu)\.cpp')
 gcovr "${gcovr_args[@]}" "${provider[@]}" --filter 'kernels/portable/' --filter 'kernels/[^/]*\.(cpp|hpp)$' --branches
 # gcovr writes its report by replacing the output file, so the report it is
 # not asked for goes to a scratch file: --output /dev/null replaced the
@@ -68,8 +70,8 @@ summary() {  # area name, then filters: prints "branches: N% (t out of n)"
     echo "test-coverage.sh: $name: $(gcovr "${gcovr_args[@]}" "$@" --print-summary --output "$scratch" | grep '^branches')"
 }
 summary "provider/" "${provider[@]}"
-summary "scalar kernels (kernels/portable/, kernels/*.cpp|hpp but dispatch.cpp)" "${scalar[@]}"
-summary "kernels/dispatch.cpp" "${dispatch[@]}"
+summary "scalar kernels (kernels/portable/, kernels/*.cpp|hpp but dispatch.cpp and cpu.cpp)" "${scalar[@]}"
+summary "kernels/dispatch.cpp and cpu.cpp" "${dispatch[@]}"
 echo "test-coverage.sh: build $(( built - start )) s, tests and report $(( $(date +%s) - built )) s"
 
 if [ -n "${STITCH_COVERAGE_FAIL_UNDER:-}" ]; then

@@ -1,7 +1,7 @@
 #!/bin/bash
 # AddressSanitizer + UndefinedBehaviorSanitizer run of the whole test suite,
-# and the provider load/use/unload leak check under LeakSanitizer (README
-# "Security"; issue 5 item 3). Any sanitizer report fails the run.
+# and the provider load/use/unload leak check under LeakSanitizer
+# (docs/security.md; issue 5 item 3). Any sanitizer report fails the run.
 #   scripts/test-sanitizers.sh [BUILD_DIR]    (default: build-asan in the repository)
 #
 # How it is built: gcc, with -fsanitize=address,undefined

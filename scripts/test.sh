@@ -1,7 +1,7 @@
 #!/bin/bash
-# README "Test": installs what is missing, builds every target in a fresh
-# build directory and runs the whole CTest suite, then the trust checks of
-# README "Security": the suite again under ASan+UBSan with the provider
+# README "Build and test": installs what is missing, builds every target in
+# a fresh build directory and runs the whole CTest suite, then the trust
+# checks of docs/security.md: the suite again under ASan+UBSan with the provider
 # load/unload leak check, 60 s of libFuzzer per fuzz target, the thread
 # test under TSan, and the branch coverage report (scripts/test-coverage.sh).
 # .ci/run runs exactly this.

@@ -24,7 +24,7 @@
 #include <algorithm>
 
 #include "kernels/avx2/aead.hpp"
-#include "kernels/avx2/poly1305_vector.hpp"
+#include "kernels/x86/poly1305_vector.hpp"
 #include "kernels/bytes.hpp"
 
 namespace stitch::kern::avx2 {
@@ -43,9 +43,9 @@ constexpr int kKeySteps = 10;
 
 // Ciphertext blocks absorbed beside one keystream call (its `beside`),
 // spread evenly over the 40 steps of keystream(): 32 blocks a batch, so two
-// or three per step in the bulk, inside the time the vector rounds take (a
-// Poly1305 block costs ~14 core cycles of serial latency, 16 bytes of
-// keystream ~17 cycles of vector work).
+// or three per step in the bulk, inside the time the vector rounds take (on
+// Zen 5 a Poly1305 block costs ~14 core cycles of serial latency, 16 bytes
+// of keystream ~17 cycles of vector work).
 //
 // It holds its own copy of the accumulator, so the compiler keeps it in
 // registers through the rounds; a reference into the Pass made it reload h

@@ -60,9 +60,10 @@ STITCH_INLINE_AVX2_BMI2 void quarter_round(V& a, V& b, V& c, V& d) {
 
 // Quarter rounds (a0, b0, c0, d0) and (a1, b1, c1, d1) of state x, the two
 // interleaved op by op. Every op of a quarter round depends on the one
-// before and vector integer ops take two cycles on this core, so four chains
-// cannot fill the vector ports; pairing them in the instruction stream keeps
-// the scheduler's window short enough to overlap more of them.
+// before, and on Zen 5 (where the set was first tuned) vector integer ops
+// take two cycles, so four chains cannot fill the vector ports there;
+// pairing them in the instruction stream keeps the scheduler's window short
+// enough to overlap more of them.
 template <int A0, int B0, int C0, int D0, int A1, int B1, int C1, int D1>
 STITCH_INLINE_AVX2_BMI2 void quarter_rounds(U32x8 x[16]) {
     U32x8x2 a{{x[A0], x[A1]}}, b{{x[B0], x[B1]}}, c{{x[C0], x[C1]}}, d{{x[D0], x[D1]}};
@@ -194,7 +195,7 @@ STITCH_INLINE_AVX2_BMI2 void double_rounds(U32x8 (&x)[B][16], Beside& beside) {
 // out-of-order core overlaps with these latency-bound vector rounds. Steps
 // this fine keep each step's scalar work near the vector work it runs
 // beside, within the reorder window (one step per half round measured 30%
-// slower with three batches).
+// slower with three batches, on Zen 5).
 //
 // Register budget: sixteen state words plus a shift temporary already exceed
 // the sixteen ymm registers, so some words live in stack slots used as
@@ -274,7 +275,7 @@ STITCH_INLINE_AVX2_BMI2 void keystream_rows(const ChaChaState& st, U32x8 (&ks)[1
         // first the next one reads (a += b); a, c and d are done earlier, so
         // their rotations run off the serial chain (rotating b, c, d
         // instead put one shuffle on it per half round: ~40 cycles a call
-        // with two-cycle vector ops).
+        // on Zen 5, whose vector ops take two cycles).
         a = rotate_words<3>(a), c = rotate_words<1>(c), d = rotate_words<2>(d);
         quarter_round(a, b, c, d);
         a = rotate_words<1>(a), c = rotate_words<3>(c), d = rotate_words<2>(d);
@@ -282,48 +283,6 @@ STITCH_INLINE_AVX2_BMI2 void keystream_rows(const ChaChaState& st, U32x8 (&ks)[1
     }
     for (size_t p = 0; p < Pairs; ++p) store_rows(st, p, pair(a, p), pair(b, p), pair(c, p), pair(d, p), ks[0]);
 }
-
-// One block in general-purpose registers, a double round per call, to run
-// beside the vector rounds (their `beside` steps) on the integer ports they
-// leave idle. The first keystream call of a message (avx2/aead_pass.hpp)
-// and the short open (avx2/aead_short.hpp) compute the Poly1305 key block
-// this way, so the MAC is keyed halfway through the text's rounds and no
-// vector lane goes to block 0. On Zen 5 a vector op takes two cycles and a
-// scalar one one: the ten double rounds take ~300 cycles against ~490 for
-// a row pair. On Zen 2/3/4 (one-cycle vector ops, separate integer and
-// vector pipes) the two should finish about together; on Intel, where
-// scalar and vector ops share ports, the block's ~1000 scalar ops will slow
-// the rounds beside it somewhat.
-struct ScalarBlock {
-    uint32_t x[16];
-
-    STITCH_INLINE_AVX2_BMI2 explicit ScalarBlock(const ChaChaState& st) {
-        for (int i = 0; i < 4; ++i) x[i] = kSigma[i];
-        for (int i = 0; i < 8; ++i) x[4 + i] = st.key[i];
-        for (int i = 0; i < 4; ++i) x[12 + i] = st.ctr[i];
-    }
-
-    // RFC 8439 §2.3's inner_block: chacha20.hpp's scalar quarter round.
-    STITCH_INLINE_AVX2_BMI2 void double_round() {
-        kern::quarter_round(x[0], x[4], x[8], x[12]);
-        kern::quarter_round(x[1], x[5], x[9], x[13]);
-        kern::quarter_round(x[2], x[6], x[10], x[14]);
-        kern::quarter_round(x[3], x[7], x[11], x[15]);
-        kern::quarter_round(x[0], x[5], x[10], x[15]);
-        kern::quarter_round(x[1], x[6], x[11], x[12]);
-        kern::quarter_round(x[2], x[7], x[8], x[13]);
-        kern::quarter_round(x[3], x[4], x[9], x[14]);
-    }
-
-    // After ten double rounds: bytes 0..31 of the block (st's counter) as
-    // four little-endian 64-bit words, the Poly1305 key r ‖ s.
-    STITCH_INLINE_AVX2_BMI2 void key_words(const ChaChaState& st, uint64_t k[4]) const {
-        for (int i = 0; i < 2; ++i) {
-            k[i] = (x[2 * i] + kSigma[2 * i]) | uint64_t(x[2 * i + 1] + kSigma[2 * i + 1]) << 32;
-            k[2 + i] = (x[4 + 2 * i] + st.key[2 * i]) | uint64_t(x[5 + 2 * i] + st.key[2 * i + 1]) << 32;
-        }
-    }
-};
 
 // The first n (1..8) blocks of one batch in the quickest shape for n:
 // measured on Zen 5 (core cycles), one row pair ~490, two ~590, a batch

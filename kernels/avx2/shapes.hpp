@@ -15,7 +15,7 @@
 #include <cstdint>
 
 #include "kernels/aead.hpp"
-#include "kernels/dispatch.hpp"
+#include "kernels/cpu.hpp"
 
 namespace stitch::kern::avx2 {
 
@@ -58,44 +58,25 @@ struct Shape {
     bool rows_tail;
 };
 
-// The entries. Each comment gives the measurement that chose it and the CPU
-// it was made on; "ns" figures are kernel calls, one message per call
-// (stitch_bench's kernel table with the candidates as columns side by side,
-// the lowest median of three back-to-back processes).
+// The entries. Each comment names the CPU a shape was measured on, when,
+// and what the measurement chose; the figures themselves, and the command
+// that produced them, are in docs/kernels.md ("The AVX2 shapes").
 
-// Zen 5 (AMD EPYC, family 0x1A, 2 vCPUs): the shape the set was first tuned
-// with. Measured there, core cycles per byte: ChaCha20 alone 1.51 with one
-// batch, 1.20 two, 1.08 three, 1.04 four; the stitched AEAD at 64 KiB 1.15
-// with two, 1.10 three, 1.14 four (more Poly1305 per step than the window
-// holds). Vector integer ops take two cycles there, so one batch leaves the
-// ports half idle. Vector Poly1305 from 20 blocks (20 cost the same both
-// ways, ~300 cycles; 16 were 12% slower on the vector path, 24 9% faster).
-// A lone block ~370 cycles scalar against ~490 as a row pair. Short opens
-// up to 192 B (~10% quicker than the pass at 192 B).
+// Zen 5 (AMD EPYC, family 0x1A, 2 vCPUs; November 2026): the shape the set
+// was first tuned with. Three batches (ChaCha20 alone and the stitched AEAD
+// at 64 KiB were quickest there), vector Poly1305 from 20 blocks (the
+// break-even there), a lone block in scalar code, short opens to 192 B.
 inline constexpr Shape kZen5 = {
     "zen5", "avx2/zen5",
     /*chacha_batches=*/3, /*aead_batches=*/3, Rounds::paired, Mac::stitched, /*chunk_blocks=*/0,
     /*vector_poly_min=*/20, /*short_max=*/192, /*lone_block_scalar=*/true, /*rows_tail=*/false,
 };
 
-// Zen 4 (AMD EPYC, family 0x19 model 0x11, 2 vCPUs, ~3.7 GHz), against
-// kZen5 there, ns:
-// - batches: ChaCha20 alone at 64 KiB 23281 with one batch, 21160 two,
-//   20946 three, 20759 four; the AEAD seal at 64 KiB 26570, 25233, 25082,
-//   26773, and 16 KiB 6616, 6596, 6502, 6726: three.
-// - rounds: Rounds::spill_c took ChaCha20 at 64 KiB to 20460 (-2%) but the
-//   seal to 26243 (+5%): paired.
-// - MAC: two-pass (two batches, 4 KiB chunks) sealed 64 KiB in 28318 (+13%;
-//   slower than the default provider's AVX2 code, 27693): stitched.
-// - a lone block (raw ChaCha20, 64 B): 105 as a row pair, 141 scalar.
-// - rows_tail: ChaCha20 of 9 blocks 291 against 370, 17 blocks 431 against
-//   514, 1300 B 553 against 636; open 1088 B 625 against 740, seal 576 B 502
-//   against 537; 21 blocks (tail 5) stay one call of three batches. The AEAD
-//   at 1300 B is within 2% either way.
-// - vector Poly1305 from 26 blocks: 25 blocks 113 by MULX against 116
-//   vector, 26 117 vector against 119 MULX (20 blocks: 96 MULX, 103 vector).
-// - short opens to 192 B: 241 against 257 through the pass at 192 B; at 64
-//   and 128 B the two are within 3%.
+// Zen 4 (AMD EPYC, family 0x19 model 0x11, 2 vCPUs; December 2026), each
+// choice measured there against kZen5: three batches, the paired layout and
+// the stitched MAC kept (one, two and four batches, Rounds::spill_c and
+// two-pass all measured slower); a lone block and 1..4 blocks past whole
+// batches as row pairs; vector Poly1305 from 26 blocks.
 inline constexpr Shape kZen4 = {
     "zen4", "avx2/zen4",
     /*chacha_batches=*/3, /*aead_batches=*/3, Rounds::paired, Mac::stitched, /*chunk_blocks=*/0,
@@ -104,15 +85,9 @@ inline constexpr Shape kZen4 = {
 
 // The safest measured shape, for CPUs nobody has measured (Intel's included:
 // see avx2/shapes.cpp). Two batches in flight instead of three: a third
-// fewer live vectors to spill (the suspected cost on Golden Cove), at a
-// price measured on Zen 4 against kZen4 of 1% (ChaCha20 64 KiB, 21506
-// against 21220) to 7% (open 1300 B, 862 against 808), 2.5% on the 64 KiB
-// seal (25322 against 24713); stitched, as two-pass measured slower than
-// the default provider there; row pairs for lone blocks and short tails.
-// Through EVP on Zen 4 (one run, against the default provider without
-// AVX-512): TLS 1.3 records 0.99-1.71x (0.99 the 16 KiB seal, kZen4 1.08),
-// raw ChaCha20 0.88-1.55x; otherwise below 1.0 only where kZen4 is too (raw
-// ChaCha20 from 1 KiB, the smallest TLS 1.2 records). Never measured on Intel.
+// fewer live vectors to spill (the suspected cost on Golden Cove). Measured
+// on Zen 4 only (December 2026): 1% to 7% slower than kZen4 there, and
+// through EVP 0.99-1.71x the default provider without AVX-512.
 inline constexpr Shape kSafe = {
     "safe", "avx2/safe",
     /*chacha_batches=*/2, /*aead_batches=*/2, Rounds::paired, Mac::stitched, /*chunk_blocks=*/0,
@@ -121,10 +96,8 @@ inline constexpr Shape kSafe = {
 
 // Candidates no CPU gets: built and tested like the others, and in the
 // bench's kernel table, so that they can be measured on a CPU this project
-// has not had (the Intel cores of issue 10) without a rebuild, and forced
-// with STITCH_AVX2_SHAPE. On Zen 4 (ns, AEAD seal 64 KiB; ChaCha20 64 KiB):
-// twopass 28350 and 21607, spillc 26955 and 21616, against kZen4's 24713
-// and 21220.
+// has not had without a rebuild, and forced with STITCH_AVX2_SHAPE. Both
+// measured slower than kZen4 on Zen 4 (December 2026).
 inline constexpr Shape kTwoPass = {
     "twopass", "avx2/twopass",
     /*chacha_batches=*/2, /*aead_batches=*/2, Rounds::paired, Mac::two_pass, /*chunk_blocks=*/64,
@@ -170,10 +143,6 @@ constexpr size_t shape_index(const Shape& s) {
 // matches), and the shape called `name` ("zen4" or "avx2/zen4"), or null.
 const Shape& shape_for(CpuVendor vendor, uint32_t family, uint32_t model) noexcept;
 const Shape* shape_named(const char* name) noexcept;
-
-// The shape dispatch uses in this process: STITCH_AVX2_SHAPE=<name> where it
-// names a shape, else shape_for() this CPU. Read once, at the first call.
-size_t chosen_shape_index() noexcept;
 
 // Checks that hold for every shape.
 constexpr bool valid(const Shape& s) {

@@ -4,7 +4,7 @@
 // sixteen in two sets of eight) or, without IFMA, on the AVX2 set's
 // four-lane code. The POLY1305 EVP_MAC and every trailing MAC of the
 // AEAD pass go through here.
-#include "kernels/avx2/poly1305_vector.hpp"
+#include "kernels/x86/poly1305_vector.hpp"
 #include "kernels/avx512/chacha20.hpp"
 #include "kernels/avx512/kernels.hpp"
 #if STITCH_AVX512_IFMA

@@ -1,6 +1,7 @@
 // The SHA-2 and HMAC kernels called directly, on every SHA-2 set this CPU can
-// run (portable, and SHA-NI where CPUID has it) whatever dispatch chose,
-// against libcrypto's digests and HMAC; and dispatch's choice itself.
+// run (portable, and SHA-NI where CPUID has it) whatever dispatch chose, one
+// instance of each test per set, against libcrypto's digests and HMAC; and
+// dispatch's choice itself.
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -46,146 +47,142 @@ Bytes reference_hmac(Sha2 a, const Bytes& key, const Bytes& m) {
     return out;
 }
 
-std::string set_name(const kern::Sha2Impl* impl) {
-    std::string s = impl->name;
-    if (impl == &kern::sha2_active_impl()) s += " (active)";
-    return s;
+// Each test over SHA-2 sets runs once per set this CPU runs, named after it
+// (EverySha2Set/Sha2Sets.LongMessages/shani).
+class Sha2Sets : public ::testing::TestWithParam<const kern::Sha2Impl*> {};
+class HmacOnSha2Sets : public Sha2Sets {};
+class HkdfOnSha2Sets : public Sha2Sets {};
+
+std::vector<const kern::Sha2Impl*> sha2_sets() {
+    const auto all = kern::sha2_runnable_impls();
+    return {all.begin(), all.end()};
 }
+std::string sha2_set_name(const ::testing::TestParamInfo<const kern::Sha2Impl*>& info) { return info.param->name; }
 
 // Every length through the block edges (and two blocks past SHA-512's), in
 // one update and in random pieces down to one byte.
-TEST(Sha2Kernels, DigestsMatchLibcryptoAtEveryLength) {
+TEST_P(Sha2Sets, DigestsMatchLibcryptoAtEveryLength) {
+    const kern::Sha2Impl* impl = GetParam();
     Rng rng = seeded_rng(0x5a2d16e5);
-    for (const kern::Sha2Impl* impl : kern::sha2_runnable_impls()) {
-        SCOPED_TRACE(set_name(impl));
-        for (Sha2 a : kAlgs) {
-            SCOPED_TRACE(name_of(a));
-            for (size_t len = 0; len <= 400; ++len) {
-                const Bytes m = rng.bytes(len);
-                const Bytes want = reference_digest(a, m);
-                Bytes got(want.size());
-                kern::sha2_digest(*impl, a, m.data(), m.size(), got.data());
-                ASSERT_EQ(to_hex(got), to_hex(want)) << "length " << len;
+    for (Sha2 a : kAlgs) {
+        SCOPED_TRACE(name_of(a));
+        for (size_t len = 0; len <= 400; ++len) {
+            const Bytes m = rng.bytes(len);
+            const Bytes want = reference_digest(a, m);
+            Bytes got(want.size());
+            kern::sha2_digest(*impl, a, m.data(), m.size(), got.data());
+            ASSERT_EQ(to_hex(got), to_hex(want)) << "length " << len;
 
-                kern::Sha2Hasher h(*impl, a);
-                for (size_t pos = 0; pos < len;) {
-                    const size_t n = std::min(len - pos, 1 + rng.below(150));
-                    h.update(m.data() + pos, n);
-                    pos += n;
-                }
-                h.final(got.data());
-                ASSERT_EQ(to_hex(got), to_hex(want)) << "length " << len << " in pieces";
+            kern::Sha2Hasher h(*impl, a);
+            for (size_t pos = 0; pos < len;) {
+                const size_t n = std::min(len - pos, 1 + rng.below(150));
+                h.update(m.data() + pos, n);
+                pos += n;
             }
+            h.final(got.data());
+            ASSERT_EQ(to_hex(got), to_hex(want)) << "length " << len << " in pieces";
         }
     }
 }
 
 // Many blocks in one call: the kernels' multi-block loops carry the state.
-TEST(Sha2Kernels, LongMessages) {
+TEST_P(Sha2Sets, LongMessages) {
+    const kern::Sha2Impl* impl = GetParam();
     Rng rng = seeded_rng(0x10e6);
-    for (const kern::Sha2Impl* impl : kern::sha2_runnable_impls()) {
-        SCOPED_TRACE(set_name(impl));
-        for (Sha2 a : kAlgs)
-            for (size_t len : {4096u, 65536u + 7u}) {
-                const Bytes m = rng.bytes(len);
-                Bytes got(size_t(EVP_MD_get_size(md_of(a))));
-                kern::sha2_digest(*impl, a, m.data(), m.size(), got.data());
-                EXPECT_EQ(to_hex(got), to_hex(reference_digest(a, m))) << name_of(a) << " length " << len;
-            }
-    }
+    for (Sha2 a : kAlgs)
+        for (size_t len : {4096u, 65536u + 7u}) {
+            const Bytes m = rng.bytes(len);
+            Bytes got(size_t(EVP_MD_get_size(md_of(a))));
+            kern::sha2_digest(*impl, a, m.data(), m.size(), got.data());
+            EXPECT_EQ(to_hex(got), to_hex(reference_digest(a, m))) << name_of(a) << " length " << len;
+        }
 }
 
 // The SHA-NI compression against the portable one, block by block, from
 // random chaining states (not only the IV).
-TEST(Sha2Kernels, EverySetCompressesLikePortable) {
+TEST_P(Sha2Sets, EverySetCompressesLikePortable) {
+    const kern::Sha2Impl* impl = GetParam();
     Rng rng = seeded_rng(0xc0de);
-    for (const kern::Sha2Impl* impl : kern::sha2_runnable_impls()) {
-        SCOPED_TRACE(set_name(impl));
-        for (int trial = 0; trial < 200; ++trial) {
-            const size_t blocks = 1 + rng.below(5);
-            const Bytes in = rng.bytes(64 * blocks);
-            uint32_t a[8], b[8];
-            for (int i = 0; i < 8; ++i) a[i] = b[i] = uint32_t(rng.next());
-            impl->sha256_blocks(a, in.data(), blocks);
-            kern::sha256_blocks_portable(b, in.data(), blocks);
-            ASSERT_EQ(to_hex(reinterpret_cast<uint8_t*>(a), 32), to_hex(reinterpret_cast<uint8_t*>(b), 32));
-            const Bytes in512 = rng.bytes(128 * blocks);
-            uint64_t c[8], d[8];
-            for (int i = 0; i < 8; ++i) c[i] = d[i] = rng.next();
-            impl->sha512_blocks(c, in512.data(), blocks);
-            kern::sha512_blocks_portable(d, in512.data(), blocks);
-            ASSERT_EQ(to_hex(reinterpret_cast<uint8_t*>(c), 64), to_hex(reinterpret_cast<uint8_t*>(d), 64));
-        }
+    for (int trial = 0; trial < 200; ++trial) {
+        const size_t blocks = 1 + rng.below(5);
+        const Bytes in = rng.bytes(64 * blocks);
+        uint32_t a[8], b[8];
+        for (int i = 0; i < 8; ++i) a[i] = b[i] = uint32_t(rng.next());
+        impl->sha256_blocks(a, in.data(), blocks);
+        kern::sha256_blocks_portable(b, in.data(), blocks);
+        ASSERT_EQ(to_hex(reinterpret_cast<uint8_t*>(a), 32), to_hex(reinterpret_cast<uint8_t*>(b), 32));
+        const Bytes in512 = rng.bytes(128 * blocks);
+        uint64_t c[8], d[8];
+        for (int i = 0; i < 8; ++i) c[i] = d[i] = rng.next();
+        impl->sha512_blocks(c, in512.data(), blocks);
+        kern::sha512_blocks_portable(d, in512.data(), blocks);
+        ASSERT_EQ(to_hex(reinterpret_cast<uint8_t*>(c), 64), to_hex(reinterpret_cast<uint8_t*>(d), 64));
     }
 }
 
 // Keys of every length around the block (hashed when longer), messages in
 // several pieces across block edges, and a key reused for many MACs.
-TEST(HmacKernel, MatchesLibcryptoHmac) {
+TEST_P(HmacOnSha2Sets, MatchesLibcryptoHmac) {
+    const kern::Sha2Impl* impl = GetParam();
     Rng rng = seeded_rng(0x4a4ac);
-    for (const kern::Sha2Impl* impl : kern::sha2_runnable_impls()) {
-        SCOPED_TRACE(set_name(impl));
-        for (Sha2 a : kAlgs) {
-            SCOPED_TRACE(name_of(a));
-            for (size_t key_len : {0u, 1u, 20u, 32u, 48u, 63u, 64u, 65u, 127u, 128u, 129u, 300u}) {
-                const Bytes key = rng.bytes(key_len);
-                kern::Sha2Hmac mac(*impl, a);
-                ASSERT_TRUE(mac.set_key(key.data(), key.size()));
-                for (size_t len : {0u, 1u, 31u, 55u, 56u, 64u, 111u, 112u, 119u, 120u, 128u, 129u, 300u}) {
-                    const Bytes m = rng.bytes(len);
-                    const size_t cut1 = rng.below(len + 1), cut2 = cut1 + rng.below(len - cut1 + 1);
-                    Bytes got(mac.size());
-                    ASSERT_TRUE(mac.mac(
-                        {{m.data(), cut1}, {m.data() + cut1, cut2 - cut1}, {m.data() + cut2, len - cut2}}, got.data()));
-                    ASSERT_EQ(to_hex(got), to_hex(reference_hmac(a, key, m))) << "key " << key_len << " msg " << len;
-                }
+    for (Sha2 a : kAlgs) {
+        SCOPED_TRACE(name_of(a));
+        for (size_t key_len : {0u, 1u, 20u, 32u, 48u, 63u, 64u, 65u, 127u, 128u, 129u, 300u}) {
+            const Bytes key = rng.bytes(key_len);
+            kern::Sha2Hmac mac(*impl, a);
+            ASSERT_TRUE(mac.set_key(key.data(), key.size()));
+            for (size_t len : {0u, 1u, 31u, 55u, 56u, 64u, 111u, 112u, 119u, 120u, 128u, 129u, 300u}) {
+                const Bytes m = rng.bytes(len);
+                const size_t cut1 = rng.below(len + 1), cut2 = cut1 + rng.below(len - cut1 + 1);
+                Bytes got(mac.size());
+                ASSERT_TRUE(mac.mac(
+                    {{m.data(), cut1}, {m.data() + cut1, cut2 - cut1}, {m.data() + cut2, len - cut2}}, got.data()));
+                ASSERT_EQ(to_hex(got), to_hex(reference_hmac(a, key, m))) << "key " << key_len << " msg " << len;
             }
         }
     }
 }
 
-TEST(HmacKernel, EmptyHashIsTheDigestOfNothing) {
-    for (const kern::Sha2Impl* impl : kern::sha2_runnable_impls())
-        for (Sha2 a : kAlgs) {
-            kern::Sha2Hmac mac(*impl, a);
-            Bytes got(mac.size());
-            ASSERT_TRUE(mac.empty_hash(got.data()));
-            EXPECT_EQ(to_hex(got), to_hex(reference_digest(a, {}))) << name_of(a) << " on " << impl->name;
-        }
+TEST_P(HmacOnSha2Sets, EmptyHashIsTheDigestOfNothing) {
+    const kern::Sha2Impl* impl = GetParam();
+    for (Sha2 a : kAlgs) {
+        kern::Sha2Hmac mac(*impl, a);
+        Bytes got(mac.size());
+        ASSERT_TRUE(mac.empty_hash(got.data()));
+        EXPECT_EQ(to_hex(got), to_hex(reference_digest(a, {}))) << name_of(a) << " on " << impl->name;
+    }
 }
 
 // HKDF-Expand writes whole blocks in place and cuts the last: every length
 // across two blocks, against an expand composed from libcrypto's HMAC.
-TEST(HkdfKernel, ExpandAtEveryLengthMatchesComposedHmac) {
+TEST_P(HkdfOnSha2Sets, ExpandAtEveryLengthMatchesComposedHmac) {
+    const kern::Sha2Impl* impl = GetParam();
     Rng rng = seeded_rng(0xe4a9d);
-    for (const kern::Sha2Impl* impl : kern::sha2_runnable_impls()) {
-        SCOPED_TRACE(set_name(impl));
-        for (Sha2 a : kAlgs) {
-            const size_t h = kern::sha2_digest_len(a);
-            const Bytes prk = rng.bytes(h), info = rng.bytes(rng.below(80));
-            Bytes composed, prev;
-            for (uint8_t i = 1; composed.size() < 3 * h; ++i) {
-                Bytes m = concat(prev, info);
-                m.push_back(i);
-                prev = reference_hmac(a, prk, m);
-                composed = concat(composed, prev);
-            }
-            for (size_t len = 1; len <= 3 * h; ++len) {
-                kern::Sha2Hmac mac(*impl, a);
-                Bytes out(len + 1, 0xee);
-                ASSERT_EQ(kern::hkdf_expand(mac, prk.data(), prk.size(), info.data(), info.size(), out.data(), len),
-                          kern::KdfStatus::ok);
-                ASSERT_EQ(out[len], 0xee) << "wrote past " << len;
-                out.pop_back();
-                ASSERT_EQ(to_hex(out), to_hex(Bytes(composed.begin(), composed.begin() + len))) << name_of(a);
-            }
-            kern::Sha2Hmac mac(*impl, a);
-            Bytes out(255 * h + 1);
-            EXPECT_EQ(kern::hkdf_expand(mac, prk.data(), prk.size(), nullptr, 0, out.data(), 255 * h),
-                      kern::KdfStatus::ok);
-            EXPECT_EQ(kern::hkdf_expand(mac, prk.data(), prk.size(), nullptr, 0, out.data(), 255 * h + 1),
-                      kern::KdfStatus::output_too_long);
+    for (Sha2 a : kAlgs) {
+        const size_t h = kern::sha2_digest_len(a);
+        const Bytes prk = rng.bytes(h), info = rng.bytes(rng.below(80));
+        Bytes composed, prev;
+        for (uint8_t i = 1; composed.size() < 3 * h; ++i) {
+            Bytes m = concat(prev, info);
+            m.push_back(i);
+            prev = reference_hmac(a, prk, m);
+            composed = concat(composed, prev);
         }
+        for (size_t len = 1; len <= 3 * h; ++len) {
+            kern::Sha2Hmac mac(*impl, a);
+            Bytes out(len + 1, 0xee);
+            ASSERT_EQ(kern::hkdf_expand(mac, prk.data(), prk.size(), info.data(), info.size(), out.data(), len),
+                      kern::KdfStatus::ok);
+            ASSERT_EQ(out[len], 0xee) << "wrote past " << len;
+            out.pop_back();
+            ASSERT_EQ(to_hex(out), to_hex(Bytes(composed.begin(), composed.begin() + len))) << name_of(a);
+        }
+        kern::Sha2Hmac mac(*impl, a);
+        Bytes out(255 * h + 1);
+        EXPECT_EQ(kern::hkdf_expand(mac, prk.data(), prk.size(), nullptr, 0, out.data(), 255 * h),
+                  kern::KdfStatus::ok);
+        EXPECT_EQ(kern::hkdf_expand(mac, prk.data(), prk.size(), nullptr, 0, out.data(), 255 * h + 1),
+                  kern::KdfStatus::output_too_long);
     }
 }
 
@@ -228,6 +225,10 @@ TEST(Sha2Dispatch, FollowsCpuidAndTheMask) {
     std::printf("[ sha2     ] CPU SHA-NI: %s; dispatch chose %s; sets run above: %zu\n", cpu_sha ? "yes" : "no",
                 kern::sha2_active_impl().name, kern::sha2_runnable_impls().size());
 }
+
+INSTANTIATE_TEST_SUITE_P(EverySha2Set, Sha2Sets, ::testing::ValuesIn(sha2_sets()), sha2_set_name);
+INSTANTIATE_TEST_SUITE_P(EverySha2Set, HmacOnSha2Sets, ::testing::ValuesIn(sha2_sets()), sha2_set_name);
+INSTANTIATE_TEST_SUITE_P(EverySha2Set, HkdfOnSha2Sets, ::testing::ValuesIn(sha2_sets()), sha2_set_name);
 
 }  // namespace
 }  // namespace stitch::test

@@ -1,5 +1,6 @@
 // Counter boundaries on every kernel set (kernel_sets(): portable, every AVX2
-// shape, and any set added later, native or emulated). The starting counter
+// shape, and any set added later, native or emulated), one instance of each
+// test per set. The starting counter
 // is 2^31 − k or 2^32 − k for every k in 1..64, and the message runs every
 // block count up to 72, so the boundary falls on every lane of every batch
 // shape a set has: AVX2's row pairs of 2 and 4 blocks, 8-block batches and
@@ -8,9 +9,10 @@
 // goes wrong; 2^32 is where word 0 carries into word 1 (raw ChaCha20, the
 // OpenSSH grid) or where the RFC 8439 message runs out of counter.
 //
-// Every output is held to OpenSSL's default provider (boundary_reference.hpp)
-// and to the portable set; the counter words left behind are checked by a
-// second call that must continue the same keystream.
+// Every output is held to OpenSSL's default provider (boundary_reference.hpp);
+// a failed seal also says whether the portable set agrees with it. The
+// counter words left behind are checked by a second call that must continue
+// the same keystream.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,10 +22,11 @@
 #include <vector>
 
 #include "boundary_reference.hpp"
-#include "common/kernel_sets.hpp"
+#include "common/kernel_set_param.hpp"
 #include "common/seeded_rng.hpp"
 #include "kernels/aead.hpp"
 #include "kernels/dispatch.hpp"
+#include "kernels/portable/set.hpp"
 
 namespace stitch::test {
 namespace {
@@ -58,20 +61,22 @@ std::string first_bad_block(const Bytes& got, const Bytes& want) {
     return got.size() == want.size() ? "equal" : "sizes differ";
 }
 
-// Each kernel set's failures stop at the first few: one bug would otherwise
-// print thousands of lines.
+// A set's failures stop at the first few: one bug would otherwise print
+// thousands of lines.
 struct FailureBudget {
     int left = 5;
     bool spend() { return left-- > 0; }
 };
 
+class BoundaryCounter : public OnEverySet {};
+
 // chacha20_blocks from 2^31 - k / 2^32 - k: n blocks, then kFollowBlocks more
 // on the counter the first call left, out of place and as bare keystream.
-TEST(BoundaryCounter, ChaCha20BlocksPutTheBoundaryOnEveryLane) {
+TEST_P(BoundaryCounter, ChaCha20BlocksPutTheBoundaryOnEveryLane) {
     Rng rng = seeded_rng(0xb0a4d001);
     const DefaultReference ref;
-    const std::vector<KernelSet> sets = kernel_sets();
-    std::vector<FailureBudget> budget(sets.size());
+    const KernelSet& set = GetParam();
+    FailureBudget budget;
     const Bytes in = rng.bytes((kMaxBlocks + kFollowBlocks) * 64);
     for (uint64_t base : kBases) {
         for (uint32_t k = 1; k <= kMaxK; ++k) {
@@ -91,23 +96,19 @@ TEST(BoundaryCounter, ChaCha20BlocksPutTheBoundaryOnEveryLane) {
                 uint32_t want_ctr[4] = {ctr[0], ctr[1], ctr[2], ctr[3]};
                 advance_words(want_ctr, n + kFollowBlocks);
 
-                for (size_t s = 0; s < sets.size(); ++s) {
-                    for (bool keystream_only : {false, true}) {
-                        kern::ChaChaState st = start;
-                        Bytes got(total, 0x5a);
-                        const uint8_t* src = keystream_only ? nullptr : in.data();
-                        sets[s].impl->chacha20_blocks(st, src, got.data(), n);
-                        sets[s].impl->chacha20_blocks(st, src ? src + n * 64 : nullptr, got.data() + n * 64,
-                                                      kFollowBlocks);
-                        const Bytes& want = keystream_only ? want_ks : want_xor;
-                        const bool ok = got == want && std::equal(want_ctr, want_ctr + 4, st.ctr);
-                        if (!ok && budget[s].spend())
-                            ADD_FAILURE() << where(sets[s], base, k, n) << (keystream_only ? ", keystream" : ", xor")
-                                          << ": " << first_bad_block(got, want) << " (against the default provider"
-                                          << (s ? " and the portable set" : "") << "), counter left at "
-                                          << std::hex << st.ctr[1] << ":" << st.ctr[0] << ", want " << want_ctr[1]
-                                          << ":" << want_ctr[0];
-                    }
+                for (bool keystream_only : {false, true}) {
+                    kern::ChaChaState st = start;
+                    Bytes got(total, 0x5a);
+                    const uint8_t* src = keystream_only ? nullptr : in.data();
+                    set.impl->chacha20_blocks(st, src, got.data(), n);
+                    set.impl->chacha20_blocks(st, src ? src + n * 64 : nullptr, got.data() + n * 64, kFollowBlocks);
+                    const Bytes& want = keystream_only ? want_ks : want_xor;
+                    const bool ok = got == want && std::equal(want_ctr, want_ctr + 4, st.ctr);
+                    if (!ok && budget.spend())
+                        ADD_FAILURE() << where(set, base, k, n) << (keystream_only ? ", keystream" : ", xor") << ": "
+                                      << first_bad_block(got, want) << " (against the default provider), counter left at "
+                                      << std::hex << st.ctr[1] << ":" << st.ctr[0] << ", want " << want_ctr[1] << ":"
+                                      << want_ctr[0];
                 }
             }
         }
@@ -174,38 +175,37 @@ AeadOut open_record(const kern::Impl& impl, const AeadCase& c, const Bytes& ct, 
     return r;
 }
 
-// Seal, open by aead_text and open whole on every set, against the default
+// Seal, open by aead_text and open whole on one set, against the default
 // provider's composition and the portable set.
-void check_aead_case(const std::vector<KernelSet>& sets, std::vector<FailureBudget>& budget, const DefaultReference& ref,
-                     const AeadCase& c, const std::string& label) {
+void check_aead_case(const KernelSet& set, FailureBudget& budget, const DefaultReference& ref, const AeadCase& c,
+                     const std::string& label) {
     const auto want = ref.aead(c.grid, c.key, c.ctr, c.aad, c.pt);
-    const AeadOut portable = run_kernel(kern::portable_impl(), c, Direction::seal, c.pt);
-    for (size_t s = 0; s < sets.size(); ++s) {
-        const std::string at = "[" + sets[s].label + "] " + label;
-        const AeadOut seal = run_kernel(*sets[s].impl, c, Direction::seal, c.pt);
-        if ((!seal.accepted || seal.out != want.ct || seal.tag != want.tag) && budget[s].spend())
-            ADD_FAILURE() << at << ": seal " << (seal.accepted ? first_bad_block(seal.out, want.ct) : "refused")
-                          << (seal.tag == want.tag ? "" : ", tag differs from the default provider's")
-                          << (seal.out == portable.out && seal.tag == portable.tag ? " (same as portable)"
-                                                                                  : " (differs from portable too)");
-        const AeadOut open = run_kernel(*sets[s].impl, c, Direction::open, want.ct);
-        if ((!open.accepted || open.out != c.pt || open.tag != want.tag) && budget[s].spend())
-            ADD_FAILURE() << at << ": open " << (open.accepted ? first_bad_block(open.out, c.pt) : "refused")
-                          << (open.tag == want.tag ? "" : ", tag differs");
-        const AeadOut whole = open_record(*sets[s].impl, c, want.ct, want.tag);
-        if ((!whole.accepted || whole.out != c.pt) && budget[s].spend())
-            ADD_FAILURE() << at << ": whole-record open " << (whole.accepted ? first_bad_block(whole.out, c.pt) : "refused");
+    const std::string at = "[" + set.label + "] " + label;
+    const AeadOut seal = run_kernel(*set.impl, c, Direction::seal, c.pt);
+    if ((!seal.accepted || seal.out != want.ct || seal.tag != want.tag) && budget.spend()) {
+        const AeadOut portable = run_kernel(kern::portable_impl(), c, Direction::seal, c.pt);  // for the message only
+        ADD_FAILURE() << at << ": seal " << (seal.accepted ? first_bad_block(seal.out, want.ct) : "refused")
+                      << (seal.tag == want.tag ? "" : ", tag differs from the default provider's")
+                      << (seal.out == portable.out && seal.tag == portable.tag ? " (same as portable)"
+                                                                              : " (differs from portable too)");
     }
+    const AeadOut open = run_kernel(*set.impl, c, Direction::open, want.ct);
+    if ((!open.accepted || open.out != c.pt || open.tag != want.tag) && budget.spend())
+        ADD_FAILURE() << at << ": open " << (open.accepted ? first_bad_block(open.out, c.pt) : "refused")
+                      << (open.tag == want.tag ? "" : ", tag differs");
+    const AeadOut whole = open_record(*set.impl, c, want.ct, want.tag);
+    if ((!whole.accepted || whole.out != c.pt) && budget.spend())
+        ADD_FAILURE() << at << ": whole-record open " << (whole.accepted ? first_bad_block(whole.out, c.pt) : "refused");
 }
 
 // The RFC 8439 grid from 2^31 - k (any length fits) and the OpenSSH grid
 // from 2^31 - k and 2^32 - k (its 64-bit counter carries into word 1), every
 // block count; AAD none, TLS-sized (held back) and longer than is held back.
-TEST(BoundaryCounter, AeadPutsTheBoundaryOnEveryLane) {
+TEST_P(BoundaryCounter, AeadPutsTheBoundaryOnEveryLane) {
     Rng rng = seeded_rng(0xb0a4d002);
     const DefaultReference ref;
-    const std::vector<KernelSet> sets = kernel_sets();
-    std::vector<FailureBudget> budget(sets.size());
+    const KernelSet& set = GetParam();
+    FailureBudget budget;
     const Bytes plain = rng.bytes(kMaxBlocks * 64);
     for (Grid grid : {Grid::rfc8439, Grid::openssh}) {
         for (uint64_t base : kBases) {
@@ -223,7 +223,7 @@ TEST(BoundaryCounter, AeadPutsTheBoundaryOnEveryLane) {
                     label << (grid == Grid::rfc8439 ? "rfc8439" : "openssh") << " grid, key block at 2^"
                           << (base > UINT32_MAX ? 32 : 31) << " - " << k << ", " << len << " bytes, cut style "
                           << c.style << ", aad " << c.aad.size();
-                    check_aead_case(sets, budget, ref, c, label.str());
+                    check_aead_case(set, budget, ref, c, label.str());
                 }
             }
         }
@@ -234,11 +234,11 @@ TEST(BoundaryCounter, AeadPutsTheBoundaryOnEveryLane) {
 // Each of the last nine lengths that fit is sealed and opened exactly as the
 // default provider's composition does; one byte more is refused with
 // nothing written, on both the streaming and the whole-record path.
-TEST(BoundaryCounter, Rfc8439MessageEndsExactlyAtTheLastCounter) {
+TEST_P(BoundaryCounter, Rfc8439MessageEndsExactlyAtTheLastCounter) {
     Rng rng = seeded_rng(0xb0a4d003);
     const DefaultReference ref;
-    const std::vector<KernelSet> sets = kernel_sets();
-    std::vector<FailureBudget> budget(sets.size());
+    const KernelSet& set = GetParam();
+    FailureBudget budget;
     const Bytes plain = rng.bytes(kMaxK * 64 + 1);
     for (uint32_t k = 1; k <= kMaxK; ++k) {
         AeadCase c{Grid::rfc8439, {uint32_t(0x100000000ull - k), uint32_t(rng.next()), uint32_t(rng.next()), uint32_t(rng.next())},
@@ -248,30 +248,30 @@ TEST(BoundaryCounter, Rfc8439MessageEndsExactlyAtTheLastCounter) {
             for (size_t len : {n * 64, n > 0 ? n * 64 - 1 : 0}) {
                 c.pt.assign(plain.begin(), plain.begin() + long(len));
                 c.style = (k + n + len) % 3;
-                check_aead_case(sets, budget, ref, c,
+                check_aead_case(set, budget, ref, c,
                                 "rfc8439 grid, key block at 2^32 - " + std::to_string(k) + ", " + std::to_string(len) + " bytes");
             }
         }
         // One byte past the room.
         c.pt.assign(plain.begin(), plain.begin() + long(room + 1));
-        for (size_t s = 0; s < sets.size(); ++s) {
-            for (size_t style = 0; style < 3; ++style) {
-                c.style = style;
-                const AeadOut r = run_kernel(*sets[s].impl, c, Direction::seal, c.pt);
-                // A cut style may let the first piece through; the piece that
-                // crosses the end must be refused and write nothing.
-                const std::vector<size_t> cuts = text_cuts(c.pt.size(), style);
-                const size_t written = cuts.size() > 1 ? cuts[0] : 0;
-                const bool untouched = std::all_of(r.out.begin() + long(written), r.out.end(), [](uint8_t b) { return b == 0x5a; });
-                EXPECT_TRUE(!r.accepted && untouched)
-                    << "[" << sets[s].label << "] 2^32 - " << k << ": " << c.pt.size() << " bytes accepted or written past the room";
-            }
-            const AeadOut whole = open_record(*sets[s].impl, c, c.pt, Bytes(16, 0));
-            EXPECT_TRUE(!whole.accepted && std::all_of(whole.out.begin(), whole.out.end(), [](uint8_t b) { return b == 0x5a; }))
-                << "[" << sets[s].label << "] 2^32 - " << k << ": whole-record open past the room";
+        for (size_t style = 0; style < 3; ++style) {
+            c.style = style;
+            const AeadOut r = run_kernel(*set.impl, c, Direction::seal, c.pt);
+            // A cut style may let the first piece through; the piece that
+            // crosses the end must be refused and write nothing.
+            const std::vector<size_t> cuts = text_cuts(c.pt.size(), style);
+            const size_t written = cuts.size() > 1 ? cuts[0] : 0;
+            const bool untouched = std::all_of(r.out.begin() + long(written), r.out.end(), [](uint8_t b) { return b == 0x5a; });
+            EXPECT_TRUE(!r.accepted && untouched)
+                << "[" << set.label << "] 2^32 - " << k << ": " << c.pt.size() << " bytes accepted or written past the room";
         }
+        const AeadOut whole = open_record(*set.impl, c, c.pt, Bytes(16, 0));
+        EXPECT_TRUE(!whole.accepted && std::all_of(whole.out.begin(), whole.out.end(), [](uint8_t b) { return b == 0x5a; }))
+            << "[" << set.label << "] 2^32 - " << k << ": whole-record open past the room";
     }
 }
+
+STITCH_INSTANTIATE_ON_EVERY_SET(BoundaryCounter);
 
 }  // namespace
 }  // namespace stitch::test

@@ -14,19 +14,16 @@
 #include <string>
 #include <vector>
 
-#include "common/kernel_sets.hpp"
+#include "common/kernel_set_param.hpp"
 #include "common/seeded_rng.hpp"
 #include "common/test_util.hpp"
 #include "kernels/dispatch.hpp"
+#include "kernels/portable/set.hpp"
 
 namespace stitch::test {
 
-// What GoogleTest prints for a parameter: its label, not its bytes.
-inline void PrintTo(const KernelSet& set, std::ostream* os) { *os << set.label; }
-
-class KernelSuite : public ::testing::TestWithParam<KernelSet> {
+class KernelSuite : public OnEverySet {
 protected:
-    const kern::Impl& impl() const { return *GetParam().impl; }
     static const kern::Impl& portable() { return kern::portable_impl(); }
 };
 

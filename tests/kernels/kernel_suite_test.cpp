@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <set>
 #include <span>
+#include "kernels/avx2/set.hpp"
+#include "kernels/avx512/set.hpp"
 
 namespace stitch::test {
 
@@ -14,14 +16,6 @@ namespace {
 void add_unique_sorted(std::vector<size_t>& v) {
     std::sort(v.begin(), v.end());
     v.erase(std::unique(v.begin(), v.end()), v.end());
-}
-
-// "avx2/zen4" -> "avx2_zen4": GoogleTest names allow letters, digits and _.
-std::string param_name(const ::testing::TestParamInfo<KernelSet>& info) {
-    std::string name = kern::impl_label(*info.param.impl);
-    for (char& c : name)
-        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-    return name;
 }
 
 }  // namespace
@@ -98,7 +92,7 @@ std::string describe_h(const uint64_t h[3]) {
     return buf;
 }
 
-INSTANTIATE_TEST_SUITE_P(EverySet, KernelSuite, ::testing::ValuesIn(kernel_sets()), param_name);
+STITCH_INSTANTIATE_ON_EVERY_SET(KernelSuite);
 
 // kernel_sets() is what the host can run; a set the host could run but the
 // list lacks would go untested without a word. Each row: a set's name,
@@ -114,7 +108,11 @@ TEST(KernelSets, EverySetThisHostRunsIsTested) {
     };
     const Expected expected[] = {
         {"portable", true, nullptr},
-        {"avx2", __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2"), kern::avx2_impls},
+        {"avx2", __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2"), kern::avx2::impls},
+        {"avx512",
+         __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+             __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("bmi2"),
+         kern::avx512::impls},
     };
     std::set<std::string> present;
     std::set<const kern::Impl*> tested;

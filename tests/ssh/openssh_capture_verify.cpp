@@ -10,7 +10,7 @@
 #include <fstream>
 
 #include "openssh_composition.hpp"
-#include "openssh_kernels.hpp"
+#include "kernel_packet_state.hpp"
 
 namespace stitch::test {
 namespace {
@@ -87,17 +87,20 @@ TEST(OpensshCapture, StitchEvpCipherOpensAndResealsEveryPacket) {
     EXPECT_EQ(n, capture().size());
 }
 
-TEST(OpensshCapture, EveryKernelSetOpensAndResealsEveryPacket) {
-    for (const KernelUnderTest& k : openssh_kernels()) {
-        for (const Captured& c : capture()) {
-            KernelPacketState st(*k.impl, c.key);
-            Bytes out;
-            ASSERT_TRUE(st.open(c.seq, c.wire, c.seq % 2, out)) << k.name << ": refused, seq " << c.seq;
-            ASSERT_EQ(to_hex(out), to_hex(c.plain)) << k.name << ", seq " << c.seq;
-            ASSERT_EQ(to_hex(st.seal(c.seq, c.plain)), to_hex(c.wire)) << k.name << ": re-seal, seq " << c.seq;
-        }
+class OpensshKernelCapture : public OnEverySet {};
+
+TEST_P(OpensshKernelCapture, OpensAndResealsEveryPacket) {
+    const KernelSet& k = GetParam();
+    for (const Captured& c : capture()) {
+        KernelPacketState st(*k.impl, c.key);
+        Bytes out;
+        ASSERT_TRUE(st.open(c.seq, c.wire, c.seq % 2, out)) << k.label << ": refused, seq " << c.seq;
+        ASSERT_EQ(to_hex(out), to_hex(c.plain)) << k.label << ", seq " << c.seq;
+        ASSERT_EQ(to_hex(st.seal(c.seq, c.plain)), to_hex(c.wire)) << k.label << ": re-seal, seq " << c.seq;
     }
 }
+
+STITCH_INSTANTIATE_ON_EVERY_SET(OpensshKernelCapture);
 
 }  // namespace
 }  // namespace stitch::test

@@ -4,8 +4,9 @@
 // provider's ChaCha20 and POLY1305 (openssh_composition.hpp).
 #include "kernels/dispatch.hpp"
 #include "kernels/openssh.hpp"
+#include "kernels/portable/set.hpp"
 #include "openssh_composition.hpp"
-#include "openssh_kernels.hpp"
+#include "kernel_packet_state.hpp"
 
 namespace stitch::test {
 namespace {
@@ -17,28 +18,28 @@ std::vector<size_t> payload_lengths() {
     return v;
 }
 
+class OpensshKernelConstruction : public OnEverySet {};
+
 // One state per kernel set, re-used across packets as a connection does.
-TEST(OpensshConstruction, EveryPayloadLengthOnEveryKernelSet) {
+TEST_P(OpensshKernelConstruction, EveryPayloadLength) {
+    const KernelSet& k = GetParam();
     Rng rng = seeded_rng(0x55b0'0001);
     const DefaultComposition reference;
     const Bytes key = rng.bytes(kSshKeyLen);
-    for (const KernelUnderTest& k : openssh_kernels()) {
-        SCOPED_TRACE(k.name);
-        KernelPacketState st(*k.impl, key), portable(kern::portable_impl(), key);
-        uint64_t seq = rng.next() >> rng.below(64);
-        for (size_t len : payload_lengths()) {
-            ++seq;
-            const Bytes packet = plain_packet(rng, len);
-            const Bytes want = reference.seal(key, seq, packet);
-            ASSERT_EQ(to_hex(st.seal(seq, packet)), to_hex(want)) << "seal, payload " << len << " seq " << seq;
-            ASSERT_EQ(to_hex(portable.seal(seq, packet)), to_hex(want)) << "portable seal, payload " << len;
+    KernelPacketState st(*k.impl, key), portable(kern::portable_impl(), key);
+    uint64_t seq = rng.next() >> rng.below(64);
+    for (size_t len : payload_lengths()) {
+        ++seq;
+        const Bytes packet = plain_packet(rng, len);
+        const Bytes want = reference.seal(key, seq, packet);
+        ASSERT_EQ(to_hex(st.seal(seq, packet)), to_hex(want)) << "seal, payload " << len << " seq " << seq;
+        ASSERT_EQ(to_hex(portable.seal(seq, packet)), to_hex(want)) << "portable seal, payload " << len;
 
-            const bool in_place = rng.below(2);
-            Bytes opened;
-            ASSERT_TRUE(st.open(seq, want, in_place, opened)) << "open refused, payload " << len << " seq " << seq;
-            ASSERT_EQ(to_hex(opened), to_hex(packet)) << "open, payload " << len << (in_place ? " in place" : "");
-            ASSERT_EQ(to_hex(st.length(seq, want.data())), to_hex(packet.data(), kSshLengthLen)) << "payload " << len;
-        }
+        const bool in_place = rng.below(2);
+        Bytes opened;
+        ASSERT_TRUE(st.open(seq, want, in_place, opened)) << "open refused, payload " << len << " seq " << seq;
+        ASSERT_EQ(to_hex(opened), to_hex(packet)) << "open, payload " << len << (in_place ? " in place" : "");
+        ASSERT_EQ(to_hex(st.length(seq, want.data())), to_hex(packet.data(), kSshLengthLen)) << "payload " << len;
     }
 }
 
@@ -59,6 +60,8 @@ TEST(OpensshConstruction, ReferenceRoundTrips) {
         EXPECT_FALSE(reference.open(key, 7, wire).has_value());
     }
 }
+
+STITCH_INSTANTIATE_ON_EVERY_SET(OpensshKernelConstruction);
 
 }  // namespace
 }  // namespace stitch::test

@@ -6,7 +6,7 @@
 #include "kernels/bytes.hpp"
 #include "kernels/chacha20.hpp"
 #include "openssh_composition.hpp"
-#include "openssh_kernels.hpp"
+#include "kernel_packet_state.hpp"
 
 namespace stitch::test {
 namespace {
@@ -51,31 +51,34 @@ TEST(OpensshCounterLayout, CarryReachesTheHighWord) {
     }
 }
 
+class OpensshKernelCounterLayout : public OnEverySet {};
+
 // The same through each kernel set's chacha20_blocks, state words
 // ctr[0..1] = the 64-bit counter, ctr[2..3] = the BE64 sequence number.
-TEST(OpensshCounterLayout, KernelsMatchDefaultAcrossTheCarry) {
+TEST_P(OpensshKernelCounterLayout, KernelsMatchDefaultAcrossTheCarry) {
+    const KernelSet& k = GetParam();
     Rng rng = seeded_rng(0x55c0'0003);
     const CipherPtr reference = providers().fetch("ChaCha20", "default");
-    for (const KernelUnderTest& k : openssh_kernels()) {
-        for (uint64_t start : kStarts) {
-            for (size_t blocks : {2, 5, 8, 9, 16, 17}) {
-                const Bytes key = rng.bytes(32), in = rng.bytes(blocks * 64);
-                const Bytes iv = openssh_chacha_iv(start, rng.next());
-                const Bytes want = raw_chacha20(reference.get(), key.data(), iv, in.data(), in.size());
-                kern::ChaChaState st;
-                kern::chacha_load_key(st, key.data());
-                for (int i = 0; i < 4; ++i) st.ctr[i] = kern::load_le32(iv.data() + 4 * i);
-                Bytes out(in.size());
-                k.impl->chacha20_blocks(st, in.data(), out.data(), blocks);
-                ASSERT_EQ(to_hex(out), to_hex(want)) << k.name << ", start 0x" << std::hex << start << ", " << std::dec
-                                                     << blocks << " blocks";
-                const uint64_t next = start + blocks;
-                EXPECT_EQ(st.ctr[0], uint32_t(next)) << k.name;
-                EXPECT_EQ(st.ctr[1], uint32_t(next >> 32)) << k.name;
-            }
+    for (uint64_t start : kStarts) {
+        for (size_t blocks : {2, 5, 8, 9, 16, 17}) {
+            const Bytes key = rng.bytes(32), in = rng.bytes(blocks * 64);
+            const Bytes iv = openssh_chacha_iv(start, rng.next());
+            const Bytes want = raw_chacha20(reference.get(), key.data(), iv, in.data(), in.size());
+            kern::ChaChaState st;
+            kern::chacha_load_key(st, key.data());
+            for (int i = 0; i < 4; ++i) st.ctr[i] = kern::load_le32(iv.data() + 4 * i);
+            Bytes out(in.size());
+            k.impl->chacha20_blocks(st, in.data(), out.data(), blocks);
+            ASSERT_EQ(to_hex(out), to_hex(want)) << k.label << ", start 0x" << std::hex << start << ", " << std::dec
+                                                 << blocks << " blocks";
+            const uint64_t next = start + blocks;
+            EXPECT_EQ(st.ctr[0], uint32_t(next)) << k.label;
+            EXPECT_EQ(st.ctr[1], uint32_t(next >> 32)) << k.label;
         }
     }
 }
+
+STITCH_INSTANTIATE_ON_EVERY_SET(OpensshKernelCounterLayout);
 
 }  // namespace
 }  // namespace stitch::test

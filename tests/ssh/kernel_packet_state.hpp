@@ -1,5 +1,7 @@
-// The kernel sets the OpenSSH tests run through, and one packet state driven
-// the way the provider drives it (kernels/openssh.hpp).
+// One OpenSSH packet state driven the way the provider drives it
+// (kernels/openssh.hpp), for the tests that run on every kernel set
+// (common/kernel_set_param.hpp; test_kernel_sets checks that kernel_sets()
+// holds every set this host runs).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -7,30 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "common/kernel_set_param.hpp"
 #include "common/test_util.hpp"
 #include "kernels/bytes.hpp"
 #include "kernels/dispatch.hpp"
 #include "kernels/openssh.hpp"
+#include "kernels/portable/set.hpp"
 
 namespace stitch::test {
-
-struct KernelUnderTest {
-    std::string name;
-    const kern::Impl* impl;
-};
-
-// portable_impl() always; avx2_impl() wherever the CPU can run it. A host
-// that has AVX2 and BMI2 (as the compiler's own CPU check sees it) but no
-// avx2_impl() is a failure by name: that path would otherwise go untested.
-inline std::vector<KernelUnderTest> openssh_kernels() {
-    std::vector<KernelUnderTest> v{{"portable_impl()", &kern::portable_impl()}};
-    if (const kern::Impl* avx2 = kern::avx2_impl()) {
-        v.push_back({"avx2_impl()", avx2});
-    } else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2")) {
-        ADD_FAILURE() << "this host has AVX2 and BMI2 but avx2_impl() is null: the AVX2 OpenSSH path is untested";
-    }
-    return v;
-}
 
 class KernelPacketState {
 public:

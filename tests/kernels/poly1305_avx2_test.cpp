@@ -1,4 +1,4 @@
-// The AVX2 vector Poly1305 (kernels/avx2/poly1305_vector.hpp) against the portable
+// The AVX2 vector Poly1305 (kernels/x86/poly1305_vector.hpp) against the portable
 // blocks. The two may leave different representatives of the same value mod
 // p = 2^130 - 5, so states are compared reduced mod p, and every state the
 // vector code leaves is checked to be in the range poly1305_final and the
@@ -6,14 +6,16 @@
 // Impl::poly1305_blocks (MULX below the shape's vector_poly_min, vector from
 // there), and the vector path forced for every size (or short inputs would
 // only ever reach the MULX code).
-#include "kernels/avx2/poly1305_vector.hpp"
+#include "kernels/x86/poly1305_vector.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,8 @@
 #include "kernels/dispatch.hpp"
 #include "common/test_util.hpp"
 #include "kernels/poly1305.hpp"
+#include "kernels/portable/set.hpp"
+#include "kernels/avx2/set.hpp"
 
 namespace stitch::test {
 namespace {
@@ -31,15 +35,23 @@ using u128 = unsigned __int128;
 using BlocksFn = void (*)(Poly1305State&, const uint8_t*, size_t) noexcept;
 
 struct Entry {
-    std::string name;
+    std::string name;  // for traces
+    std::string id;    // the test name's suffix: "vector", "avx2_zen4"
     BlocksFn fn;
 };
 
-// The forced vector path, then each AVX2 shape's dispatching entry.
+void PrintTo(const Entry& e, std::ostream* os) { *os << e.name; }
+
+// The forced vector path, then each AVX2 shape's dispatching entry: one
+// instance of every test each.
 std::vector<Entry> entries() {
-    std::vector<Entry> v{{"poly1305_blocks_avx2_vector", &kern::poly1305_blocks_avx2_vector}};
-    for (const kern::Impl* impl : kern::avx2_impls())
-        v.push_back({std::string(kern::impl_label(*impl)) + " poly1305_blocks", impl->poly1305_blocks});
+    std::vector<Entry> v{{"poly1305_blocks_avx2_vector", "vector", &kern::poly1305_blocks_avx2_vector}};
+    for (const kern::Impl* impl : kern::avx2::impls()) {
+        std::string id = kern::impl_label(*impl);
+        for (char& c : id)
+            if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+        v.push_back({std::string(kern::impl_label(*impl)) + " poly1305_blocks", id, impl->poly1305_blocks});
+    }
     return v;
 }
 
@@ -111,10 +123,10 @@ Bytes max_r_key(Rng& rng) {
 
 // These entries exist only where the CPU runs AVX2 and BMI2; a host without
 // them is a failure by name, never a silent skip.
-class Poly1305Avx2 : public ::testing::Test {
+class Poly1305Avx2 : public ::testing::TestWithParam<Entry> {
 protected:
     void SetUp() override {
-        if (kern::avx2_impls().empty())
+        if (kern::avx2::impls().empty())
             GTEST_FAIL() << "this host lacks AVX2+BMI2 (or the OS does not save ymm state); "
                             "the AVX2 vector Poly1305 cannot be tested here";
     }
@@ -122,25 +134,24 @@ protected:
 
 // Counts 0..300 (every lead of 0..3 blocks before whole vector steps, both
 // sides of the break-even) plus two long ones, random keys and blocks.
-TEST_F(Poly1305Avx2, FreshKeysEveryCountMatchesPortable) {
+TEST_P(Poly1305Avx2, FreshKeysEveryCountMatchesPortable) {
+    const Entry& e = GetParam();
     Rng rng(0xa5a2);
     std::vector<size_t> counts;
     for (size_t n = 0; n <= 300; ++n) counts.push_back(n);
     counts.push_back(1024);
     counts.push_back(4096);
-    for (const Entry& e : entries()) {
-        for (size_t n : counts) {
-            SCOPED_TRACE(testing::Message() << e.name << " nblocks=" << n);
-            const Bytes key = n % 3 == 0 ? max_r_key(rng) : rng.bytes(32);
-            const Bytes msg = rng.bytes(n * 16);
-            Poly1305State a, b;
-            kern::poly1305_init(a, key.data());
-            b = a;
-            kern::poly1305_blocks_portable(a, msg.data(), n);
-            e.fn(b, msg.data(), n);
-            expect_equivalent(a, b);
-            EXPECT_EQ(to_hex(tag_of(a)), to_hex(tag_of(b)));
-        }
+    for (size_t n : counts) {
+        SCOPED_TRACE(testing::Message() << e.name << " nblocks=" << n);
+        const Bytes key = n % 3 == 0 ? max_r_key(rng) : rng.bytes(32);
+        const Bytes msg = rng.bytes(n * 16);
+        Poly1305State a, b;
+        kern::poly1305_init(a, key.data());
+        b = a;
+        kern::poly1305_blocks_portable(a, msg.data(), n);
+        e.fn(b, msg.data(), n);
+        expect_equivalent(a, b);
+        EXPECT_EQ(to_hex(tag_of(a)), to_hex(tag_of(b)));
     }
 }
 
@@ -148,7 +159,8 @@ TEST_F(Poly1305Avx2, FreshKeysEveryCountMatchesPortable) {
 // partially reduced range, and the values around p and 2^130 where a missed
 // carry or fold shows, with all-0xff blocks (the largest m + 2^128) and
 // zero blocks, and r at its clamped maximum.
-TEST_F(Poly1305Avx2, IntermediateStatesMatchPortable) {
+TEST_P(Poly1305Avx2, IntermediateStatesMatchPortable) {
+    const Entry& e = GetParam();
     const uint64_t ff = ~uint64_t(0), p0 = ff - 4;
     std::vector<std::array<uint64_t, 3>> starts = {
         {0, 0, 0},   {p0, ff, 3},     {p0 - 1, ff, 3}, {p0 + 1, ff, 3}, {ff, ff, 3},
@@ -162,23 +174,21 @@ TEST_F(Poly1305Avx2, IntermediateStatesMatchPortable) {
     const Bytes max_key = max_r_key(rng), any_key = rng.bytes(32);
     std::vector<size_t> counts = {1, 4, 5, 7, 16, 17, 64, 299, 300};
     for (size_t n : takeover_counts()) counts.push_back(n);
-    for (const Entry& e : entries()) {
-        for (const Bytes* key : {&max_key, &any_key}) {
-            for (const auto& h : starts) {
-                for (const Bytes* msg : {&ones, &zeros, &random}) {
-                    for (size_t n : counts) {
-                        SCOPED_TRACE(testing::Message() << e.name << " h=" << describe(h.data()) << " n=" << n
-                                                        << (msg == &ones ? " 0xff" : msg == &zeros ? " 0x00" : "")
-                                                        << (key == &max_key ? " max r" : ""));
-                        Poly1305State a;
-                        kern::poly1305_init(a, key->data());
-                        std::memcpy(a.h, h.data(), sizeof(a.h));
-                        Poly1305State b = a;
-                        kern::poly1305_blocks_portable(a, msg->data(), n);
-                        e.fn(b, msg->data(), n);
-                        expect_equivalent(a, b);
-                        EXPECT_EQ(to_hex(tag_of(a)), to_hex(tag_of(b)));
-                    }
+    for (const Bytes* key : {&max_key, &any_key}) {
+        for (const auto& h : starts) {
+            for (const Bytes* msg : {&ones, &zeros, &random}) {
+                for (size_t n : counts) {
+                    SCOPED_TRACE(testing::Message() << e.name << " h=" << describe(h.data()) << " n=" << n
+                                                    << (msg == &ones ? " 0xff" : msg == &zeros ? " 0x00" : "")
+                                                    << (key == &max_key ? " max r" : ""));
+                    Poly1305State a;
+                    kern::poly1305_init(a, key->data());
+                    std::memcpy(a.h, h.data(), sizeof(a.h));
+                    Poly1305State b = a;
+                    kern::poly1305_blocks_portable(a, msg->data(), n);
+                    e.fn(b, msg->data(), n);
+                    expect_equivalent(a, b);
+                    EXPECT_EQ(to_hex(tag_of(a)), to_hex(tag_of(b)));
                 }
             }
         }
@@ -188,35 +198,35 @@ TEST_F(Poly1305Avx2, IntermediateStatesMatchPortable) {
 // One message absorbed by a chain of calls of random sizes, each starting
 // from the state the previous call left, alternating with the portable
 // blocks now and then: the state moves between kernels mid-message.
-TEST_F(Poly1305Avx2, ChainedCallsOfRandomSizes) {
+TEST_P(Poly1305Avx2, ChainedCallsOfRandomSizes) {
+    const Entry& e = GetParam();
     Rng rng(0xc4a1);
-    for (const Entry& e : entries()) {
-        for (int trial = 0; trial < 60; ++trial) {
-            SCOPED_TRACE(testing::Message() << e.name << " trial " << trial);
-            const size_t total = 1 + rng.below(1500);
-            const Bytes key = trial % 4 == 0 ? max_r_key(rng) : rng.bytes(32);
-            const Bytes msg = trial % 5 == 0 ? Bytes(total * 16, 0xff) : rng.bytes(total * 16);
-            Poly1305State ref, chained;
-            kern::poly1305_init(ref, key.data());
-            chained = ref;
-            kern::poly1305_blocks_portable(ref, msg.data(), total);
-            for (size_t off = 0; off < total;) {
-                const size_t n = std::min(total - off, rng.below(rng.below(2) ? 24 : 400) + 1);
-                if (rng.below(6) == 0)
-                    kern::poly1305_blocks_portable(chained, msg.data() + off * 16, n);
-                else
-                    e.fn(chained, msg.data() + off * 16, n);
-                off += n;
-            }
-            expect_equivalent(ref, chained);
-            EXPECT_EQ(to_hex(tag_of(ref)), to_hex(tag_of(chained)));
+    for (int trial = 0; trial < 60; ++trial) {
+        SCOPED_TRACE(testing::Message() << e.name << " trial " << trial);
+        const size_t total = 1 + rng.below(1500);
+        const Bytes key = trial % 4 == 0 ? max_r_key(rng) : rng.bytes(32);
+        const Bytes msg = trial % 5 == 0 ? Bytes(total * 16, 0xff) : rng.bytes(total * 16);
+        Poly1305State ref, chained;
+        kern::poly1305_init(ref, key.data());
+        chained = ref;
+        kern::poly1305_blocks_portable(ref, msg.data(), total);
+        for (size_t off = 0; off < total;) {
+            const size_t n = std::min(total - off, rng.below(rng.below(2) ? 24 : 400) + 1);
+            if (rng.below(6) == 0)
+                kern::poly1305_blocks_portable(chained, msg.data() + off * 16, n);
+            else
+                e.fn(chained, msg.data() + off * 16, n);
+            off += n;
         }
+        expect_equivalent(ref, chained);
+        EXPECT_EQ(to_hex(tag_of(ref)), to_hex(tag_of(chained)));
     }
 }
 
 // Whole MACs through poly1305_update/final with the vector blocks in an Impl:
 // RFC 8439 §2.5.2 and every A.3 vector, the message whole and byte by byte.
-TEST_F(Poly1305Avx2, Rfc8439Vectors) {
+TEST_P(Poly1305Avx2, Rfc8439Vectors) {
+    const Entry& e = GetParam();
     Rfc8439File file;
     try {
         file = load_rfc8439_vectors();
@@ -225,51 +235,48 @@ TEST_F(Poly1305Avx2, Rfc8439Vectors) {
     }
     const auto vectors = file.of_kind("poly1305");
     ASSERT_EQ(vectors.size(), 12u) << "expected §2.5.2 and the eleven A.3 vectors";
-    for (const Entry& e : entries()) {
-        kern::Impl impl = kern::portable_impl();
-        impl.poly1305_blocks = e.fn;
-        for (const auto* v : vectors) {
-            const Bytes key = v->bytes("key"), msg = v->bytes("msg"), want = v->bytes("tag");
-            for (size_t step : {msg.size() + 1, size_t(1)}) {
-                SCOPED_TRACE(testing::Message() << e.name << " " << v->title << " step " << step);
-                Poly1305State st;
-                kern::poly1305_init(st, key.data());
-                for (size_t off = 0; off < msg.size(); off += step)
-                    kern::poly1305_update(impl, st, msg.data() + off, std::min(step, msg.size() - off));
-                Bytes tag(16);
-                kern::poly1305_final(impl, st, tag.data());
-                EXPECT_EQ(to_hex(tag), to_hex(want));
-            }
-            EXPECT_TRUE(v->unused().empty()) << v->title << ": a field was not checked";
+    kern::Impl impl = kern::portable_impl();
+    impl.poly1305_blocks = e.fn;
+    for (const auto* v : vectors) {
+        const Bytes key = v->bytes("key"), msg = v->bytes("msg"), want = v->bytes("tag");
+        for (size_t step : {msg.size() + 1, size_t(1)}) {
+            SCOPED_TRACE(testing::Message() << e.name << " " << v->title << " step " << step);
+            Poly1305State st;
+            kern::poly1305_init(st, key.data());
+            for (size_t off = 0; off < msg.size(); off += step)
+                kern::poly1305_update(impl, st, msg.data() + off, std::min(step, msg.size() - off));
+            Bytes tag(16);
+            kern::poly1305_final(impl, st, tag.data());
+            EXPECT_EQ(to_hex(tag), to_hex(want));
         }
+        EXPECT_TRUE(v->unused().empty()) << v->title << ": a field was not checked";
     }
 }
 
 // Long MACs through poly1305_update against the portable Impl, tag for tag,
 // with update splits that leave partial blocks between calls.
-TEST_F(Poly1305Avx2, LongMessagesThroughUpdate) {
+TEST_P(Poly1305Avx2, LongMessagesThroughUpdate) {
+    const Entry& e = GetParam();
     Rng rng(0x10c4);
-    for (const Entry& e : entries()) {
-        kern::Impl impl = kern::portable_impl();
-        impl.poly1305_blocks = e.fn;
-        for (size_t len : {size_t(255), size_t(256), size_t(257), size_t(1023), size_t(1024), size_t(16384 + 7),
-                           size_t(65536)}) {
-            SCOPED_TRACE(testing::Message() << "len " << len);
-            const Bytes key = rng.bytes(32), msg = rng.bytes(len);
-            Poly1305State a, b;
-            kern::poly1305_init(a, key.data());
-            b = a;
-            kern::poly1305_update(kern::portable_impl(), a, msg.data(), msg.size());
-            for (size_t off = 0; off < len;) {
-                const size_t n = std::min(len - off, rng.below(3000) + 1);
-                kern::poly1305_update(impl, b, msg.data() + off, n);
-                off += n;
-            }
-            Bytes ta(16), tb(16);
-            kern::poly1305_final(kern::portable_impl(), a, ta.data());
-            kern::poly1305_final(impl, b, tb.data());
-            EXPECT_EQ(to_hex(ta), to_hex(tb)) << e.name;
+    kern::Impl impl = kern::portable_impl();
+    impl.poly1305_blocks = e.fn;
+    for (size_t len : {size_t(255), size_t(256), size_t(257), size_t(1023), size_t(1024), size_t(16384 + 7),
+                       size_t(65536)}) {
+        SCOPED_TRACE(testing::Message() << "len " << len);
+        const Bytes key = rng.bytes(32), msg = rng.bytes(len);
+        Poly1305State a, b;
+        kern::poly1305_init(a, key.data());
+        b = a;
+        kern::poly1305_update(kern::portable_impl(), a, msg.data(), msg.size());
+        for (size_t off = 0; off < len;) {
+            const size_t n = std::min(len - off, rng.below(3000) + 1);
+            kern::poly1305_update(impl, b, msg.data() + off, n);
+            off += n;
         }
+        Bytes ta(16), tb(16);
+        kern::poly1305_final(kern::portable_impl(), a, ta.data());
+        kern::poly1305_final(impl, b, tb.data());
+        EXPECT_EQ(to_hex(ta), to_hex(tb)) << e.name;
     }
 }
 
@@ -292,26 +299,28 @@ __attribute__((noinline, target("avx2"))) void call_then_read_ymm(BlocksFn fn, P
 
 // The vector path ends in VZEROALL: no power of r, nor h, is left in a
 // vector register when it returns (both entries, from the break-even up).
-TEST_F(Poly1305Avx2, VectorPathLeavesVectorRegistersZero) {
+TEST_P(Poly1305Avx2, VectorPathLeavesVectorRegistersZero) {
+    const Entry& e = GetParam();
     Rng rng(0x2e60);
     const Bytes key = max_r_key(rng), msg = rng.bytes(301 * 16);
     std::vector<size_t> counts = {64, 301};
     for (size_t n : takeover_counts()) counts.push_back(n);
-    for (const Entry& e : entries()) {
-        for (size_t n : counts) {
-            SCOPED_TRACE(testing::Message() << e.name << " nblocks=" << n);
-            Poly1305State st;
-            kern::poly1305_init(st, key.data());
-            uint8_t regs[16 * 32];
-            std::memset(regs, 0xa5, sizeof(regs));
-            call_then_read_ymm(e.fn, st, msg.data(), n, regs);
-            for (int r = 0; r < 16; ++r) {
-                const Bytes reg(regs + 32 * r, regs + 32 * r + 32);
-                EXPECT_EQ(to_hex(reg), std::string(64, '0')) << "ymm" << r;
-            }
+    for (size_t n : counts) {
+        SCOPED_TRACE(testing::Message() << e.name << " nblocks=" << n);
+        Poly1305State st;
+        kern::poly1305_init(st, key.data());
+        uint8_t regs[16 * 32];
+        std::memset(regs, 0xa5, sizeof(regs));
+        call_then_read_ymm(e.fn, st, msg.data(), n, regs);
+        for (int r = 0; r < 16; ++r) {
+            const Bytes reg(regs + 32 * r, regs + 32 * r + 32);
+            EXPECT_EQ(to_hex(reg), std::string(64, '0')) << "ymm" << r;
         }
     }
 }
+
+INSTANTIATE_TEST_SUITE_P(EveryEntry, Poly1305Avx2, ::testing::ValuesIn(entries()),
+                         [](const ::testing::TestParamInfo<Entry>& info) { return info.param.id; });
 
 }  // namespace
 }  // namespace stitch::test

@@ -3,6 +3,9 @@
 // provider still calls it at load so nothing on the cipher path decides.
 #include "kernels/dispatch.hpp"
 
+#include "kernels/avx2/shapes.hpp"
+#include "kernels/avx512/rule.hpp"
+
 #include <cpuid.h>
 
 #include <cstdlib>
@@ -119,46 +122,54 @@ CpuFeatures cpu_features() noexcept {
     return masked;
 }
 
-// Families where the AVX-512 set has been measured faster than the AVX2 set
-// beside the default provider (bench/stitch_bench, README "Benchmarks"):
-//   AMD family 0x19 (Zen 4): measured on an EPYC, model 0x11.
-// Everywhere else it runs only when asked for (STITCH_KERNEL), and never on
-// Intel family 6 model 0x55 (Skylake-SP, Cascade Lake), whose clock drops
-// under 512-bit multiply work (OpenSSL turns AVX-512 off there too).
-bool avx512_measured_faster(const CpuFeatures& f) noexcept {
-    return f.vendor == CpuVendor::amd && f.family == 0x19;
+namespace {
+
+// Whether the masked features let this process run `impl` at all.
+bool features_allow(const CpuFeatures& f, const Impl& impl) noexcept {
+    const std::string_view name(impl.name);
+    if (name == "portable") return true;
+    if (name == "avx2") return f.avx2 && f.bmi2;
+    if (name == "avx512") return f.avx512 && f.bmi2;
+    if (name == "avx512-ifma") return f.avx512ifma && f.bmi2;
+    return false;
 }
 
-bool avx512_allowed(const CpuFeatures& f) noexcept {
-    return f.avx512 && f.bmi2 && !(f.vendor == CpuVendor::intel && f.family == 6 && f.model == 0x55);
-}
+}  // namespace
 
-// The best AVX-512 table the (masked) features allow: IFMA's where it has it.
-const Impl* avx512_for(const CpuFeatures& f) noexcept {
-    if (!avx512_allowed(f)) return nullptr;
-    for (const Impl* impl : avx512_impls())
-        if (f.avx512ifma || std::string_view(impl->name) != "avx512-ifma") return impl;
+const Impl* find_impl(std::string_view name) noexcept {
+    const CpuFeatures f = cpu_features();
+    // A set's name picks the Impl dispatch would pick within that set (the
+    // AVX2 set's shape for this CPU); a label ("avx2/zen4") picks exactly.
+    if (name == "avx2") return avx2_impl() && features_allow(f, *avx2_impl()) ? avx2_impl() : nullptr;
+    for (const Impl* impl : runnable_impls())
+        if ((name == impl->name || (impl->label && name == impl->label)) && features_allow(f, *impl)) return impl;
     return nullptr;
+}
+
+bool is_kernel_name(std::string_view name) noexcept {
+    for (const char* set : {"portable", "avx2", "avx512", "avx512-ifma"})
+        if (name == set) return true;
+    for (const avx2::Shape* shape : avx2::kAllShapes)
+        if (name == shape->label) return true;
+    return false;
 }
 
 const Impl& active_impl() noexcept {
     static const Impl* const chosen = [] {
-        const CpuFeatures f = cpu_features();
-        const Impl* avx2 = avx2_impl() && f.avx2 && f.bmi2 ? avx2_impl() : nullptr;
-        const Impl* avx512 = avx512_for(f);
-        // STITCH_KERNEL=avx512 (or avx2, portable) asks for a set by name;
-        // one this CPU (after STITCH_CLEAR_CPUID) cannot run is ignored.
-        if (const char* want = std::getenv("STITCH_KERNEL")) {
-            const std::string_view w(want);
-            if (w == "avx512" && avx512) return avx512;
-            if (w == "avx2" && avx2) return avx2;
-            if (w == "portable") return &kPortable;
-        }
-        if (avx512 && avx512_measured_faster(f)) return avx512;
-        if (avx2) return avx2;
-        return &kPortable;
+        // STITCH_KERNEL=avx512-ifma (or avx512, avx2, portable, a shape's
+        // label) asks for a set by name; one this CPU (after
+        // STITCH_CLEAR_CPUID) cannot run is ignored.
+        if (const char* want = std::getenv("STITCH_KERNEL"))
+            if (const Impl* impl = find_impl(want)) return impl;
+        return &dispatch_choice(cpu_features());
     }();
     return *chosen;
+}
+
+const Impl& dispatch_choice(const CpuFeatures& f) noexcept {
+    if (const Impl* avx512 = avx512_rule::preferred(f)) return *avx512;
+    if (avx2_impl() && f.avx2 && f.bmi2) return *avx2_impl();
+    return kPortable;
 }
 
 }  // namespace stitch::kern

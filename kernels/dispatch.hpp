@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string_view>
 
 #include "kernels/aead.hpp"
 #include "kernels/chacha20.hpp"
@@ -77,9 +78,25 @@ std::span<const Impl* const> avx512_impls() noexcept;
 // once. Tests and benchmarks run every entry, whatever dispatch chose.
 std::span<const Impl* const> runnable_impls() noexcept;
 
+// The Impl named `name` ("avx512-ifma", "avx512", "avx2", "portable", or a
+// label such as "avx2/zen4") if this process may run it (CPUID after the
+// STITCH_CLEAR_CPUID mask), else nullptr. The provider's `kernel` setting in
+// openssl.cnf and STITCH_KERNEL both go through it.
+const Impl* find_impl(std::string_view name) noexcept;
+
+// Whether `name` names a kernel set or a shape this build has, whatever the
+// CPU: tells an unknown word from a set this CPU cannot run.
+bool is_kernel_name(std::string_view name) noexcept;
+
 // The set dispatch chose for this process: decided on the first call (the
 // provider makes that call in OSSL_provider_init) and never again.
 const Impl& active_impl() noexcept;
+
+// The set dispatch picks for a CPU with features `f`, STITCH_KERNEL aside:
+// the AVX-512 set where kernels/avx512/rule.cpp says so, else the AVX2 set
+// (its shape for this CPU), else portable. Pure, so tests can ask it about
+// CPUs this machine is not; active_impl() asks it once about this one.
+const Impl& dispatch_choice(const CpuFeatures& f) noexcept;
 
 // What the CPU reports, before (raw) and after (masked) STITCH_CLEAR_CPUID.
 CpuFeatures cpu_features_raw() noexcept;

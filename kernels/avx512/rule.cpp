@@ -1,0 +1,66 @@
+// When dispatch chooses the AVX-512 set: a table keyed by CPUID vendor,
+// family and model, each row saying whether stitch measured the choice there
+// and on what. A CPU no row names follows OpenSSL's default provider: where
+// libcrypto runs its AVX-512 ChaCha20 and Poly1305 (every CPU with the
+// features but Skylake-SP), stitch runs its AVX-512 set too, so the two
+// compete at the same vector width.
+#include "kernels/avx512/rule.hpp"
+
+#include "kernels/avx512/variants.hpp"
+
+namespace stitch::kern::avx512_rule {
+
+namespace {
+
+enum class Choice : uint8_t { none, widest };
+
+struct Row {
+    CpuVendor vendor;
+    uint32_t family;
+    uint32_t model_lo, model_hi;  // inclusive
+    Choice choice;
+    const char* evidence;
+};
+
+// First match wins.
+constexpr Row kRows[] = {
+    // OpenSSL's x86_64cpuid.pl clears AVX512F on this model (the core clock
+    // drops under 512-bit multiply work), so its default provider runs AVX2
+    // Poly1305 and 256-bit ChaCha20 there; stitch keeps its AVX2 set.
+    {CpuVendor::intel, 6, 0x55, 0x55, Choice::none,
+     "Skylake-SP, Cascade Lake, Cooper Lake: never (OpenSSL avoids AVX-512 there); not measured"},
+    {CpuVendor::intel, 6, 0xcf, 0xcf, Choice::widest,
+     "Emerald Rapids: measured 2026-12-02 on a Xeon (2 vCPUs): avx512-ifma against the default as it "
+     "comes 1.12-1.22x at 16-64 KiB, against the avx2 set's 0.35-0.59x (docs/benchmarks.md)"},
+    {CpuVendor::amd, 0x19, 0x10, 0x1f, Choice::widest,
+     "Zen 4 (Genoa): measured on an EPYC model 0x11: avx512-ifma 1.01-1.08x at 16-64 KiB, faster than avx2"},
+    {CpuVendor::amd, 0x19, 0x60, 0x7f, Choice::widest, "Zen 4 (Raphael, Phoenix): as Genoa, same core; not measured"},
+    {CpuVendor::amd, 0x19, 0xa0, 0xaf, Choice::widest, "Zen 4c (Bergamo, Siena): as Genoa, same core; not measured"},
+};
+
+const Row* row_for(const CpuFeatures& f) noexcept {
+    for (const Row& r : kRows)
+        if (r.vendor == f.vendor && r.family == f.family && f.model >= r.model_lo && f.model <= r.model_hi)
+            return &r;
+    return nullptr;
+}
+
+}  // namespace
+
+const Impl* preferred(const CpuFeatures& f) noexcept {
+    if (!f.avx512 || !f.bmi2) return nullptr;
+    const Row* row = row_for(f);
+    if (row && row->choice == Choice::none) return nullptr;
+    // Measured or not, the widest variant the features allow: IFMA Poly1305
+    // where the CPU has it (as OpenSSL's poly1305_blocks_vpmadd52), else the
+    // AVX-512 ChaCha20 with the AVX2 Poly1305.
+    return f.avx512ifma ? &avx512_ifma::impl() : &avx512::impl();
+}
+
+const char* evidence(const CpuFeatures& f) noexcept {
+    if (const Row* row = row_for(f)) return row->evidence;
+    if (!f.avx512 || !f.bmi2) return "no AVX-512 (F, DQ, BW, VL with OS state) and BMI2";
+    return "not measured: follows OpenSSL's default provider, which runs AVX-512 here";
+}
+
+}  // namespace stitch::kern::avx512_rule

@@ -19,23 +19,36 @@ struct Row {
     uint32_t family;
     uint32_t model_lo, model_hi;  // inclusive
     Choice choice;
+    // IFMA Poly1305 runs of at least this many blocks take two sets of
+    // eight zmm lanes (below: two sets of four ymm lanes); 0 for the default.
+    size_t ifma_zmm_min_blocks;
     const char* evidence;
 };
+
+// Where no row says otherwise: the width table measured on Zen 4
+// (kernels/avx512/kernels.hpp), whose zmm IFMA runs at half rate.
+constexpr size_t kDefaultIfmaZmmMinBlocks = 192;
 
 // First match wins.
 constexpr Row kRows[] = {
     // OpenSSL's x86_64cpuid.pl clears AVX512F on this model (the core clock
     // drops under 512-bit multiply work), so its default provider runs AVX2
     // Poly1305 and 256-bit ChaCha20 there; stitch keeps its AVX2 set.
-    {CpuVendor::intel, 6, 0x55, 0x55, Choice::none,
+    {CpuVendor::intel, 6, 0x55, 0x55, Choice::none, 0,
      "Skylake-SP, Cascade Lake, Cooper Lake: never (OpenSSL avoids AVX-512 there); not measured"},
-    {CpuVendor::intel, 6, 0xcf, 0xcf, Choice::widest,
+    // Two 512-bit IFMA pipes: two sets of eight zmm lanes beat two sets of
+    // four ymm lanes from 48 blocks (init, blocks and final per call:
+    // 107 against 116 ns at 48 blocks, 161 against 198 at 96, 198 against
+    // 244 at 128; equal at 32).
+    {CpuVendor::intel, 6, 0xcf, 0xcf, Choice::widest, 48,
      "Emerald Rapids: measured 2026-12-02 on a Xeon (2 vCPUs): avx512-ifma against the default as it "
      "comes 1.12-1.22x at 16-64 KiB, against the avx2 set's 0.35-0.59x (docs/benchmarks.md)"},
-    {CpuVendor::amd, 0x19, 0x10, 0x1f, Choice::widest,
+    {CpuVendor::intel, 6, 0x8f, 0x8f, Choice::widest, 48,
+     "Sapphire Rapids: as Emerald Rapids, same core; not measured"},
+    {CpuVendor::amd, 0x19, 0x10, 0x1f, Choice::widest, 0,
      "Zen 4 (Genoa): measured on an EPYC model 0x11: avx512-ifma 1.01-1.08x at 16-64 KiB, faster than avx2"},
-    {CpuVendor::amd, 0x19, 0x60, 0x7f, Choice::widest, "Zen 4 (Raphael, Phoenix): as Genoa, same core; not measured"},
-    {CpuVendor::amd, 0x19, 0xa0, 0xaf, Choice::widest, "Zen 4c (Bergamo, Siena): as Genoa, same core; not measured"},
+    {CpuVendor::amd, 0x19, 0x60, 0x7f, Choice::widest, 0, "Zen 4 (Raphael, Phoenix): as Genoa, same core; not measured"},
+    {CpuVendor::amd, 0x19, 0xa0, 0xaf, Choice::widest, 0, "Zen 4c (Bergamo, Siena): as Genoa, same core; not measured"},
 };
 
 const Row* row_for(const CpuFeatures& f) noexcept {
@@ -55,6 +68,11 @@ const Impl* preferred(const CpuFeatures& f) noexcept {
     // where the CPU has it (as OpenSSL's poly1305_blocks_vpmadd52), else the
     // AVX-512 ChaCha20 with the AVX2 Poly1305.
     return f.avx512ifma ? &avx512_ifma::impl() : &avx512::impl();
+}
+
+size_t ifma_zmm_min_blocks(const CpuFeatures& f) noexcept {
+    const Row* row = row_for(f);
+    return row && row->ifma_zmm_min_blocks ? row->ifma_zmm_min_blocks : kDefaultIfmaZmmMinBlocks;
 }
 
 const char* evidence(const CpuFeatures& f) noexcept {

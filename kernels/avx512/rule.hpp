@@ -11,6 +11,10 @@ namespace stitch::kern::avx512_rule {
 // features alone, so tests can ask it about CPUs this machine is not.
 const Impl* preferred(const CpuFeatures& f) noexcept;
 
+// From how many blocks the IFMA Poly1305 takes two sets of eight zmm lanes
+// on this CPU (a measured row's value, else Zen 4's 192).
+size_t ifma_zmm_min_blocks(const CpuFeatures& f) noexcept;
+
 // Why: the table row that decided (with its measurement), or the default rule.
 const char* evidence(const CpuFeatures& f) noexcept;
 

@@ -79,6 +79,14 @@ TEST_P(DispatchTable, PicksTheDocumentedSet) {
     EXPECT_EQ(std::string(kern::dispatch_choice(features(row)).name), want) << row.cpu;
 }
 
+// The IFMA Poly1305's zmm width: measured rows carry their own cut-off,
+// every other CPU Zen 4's.
+TEST(DispatchRule, IfmaZmmWidthPerCpu) {
+    EXPECT_EQ(kern::avx512_rule::ifma_zmm_min_blocks(features(kRows[12])), 48u);   // Emerald Rapids
+    EXPECT_EQ(kern::avx512_rule::ifma_zmm_min_blocks(features(kRows[17])), 192u);  // Zen 4
+    EXPECT_EQ(kern::avx512_rule::ifma_zmm_min_blocks(features(kRows[19])), 192u);  // Zen 5, unmeasured
+}
+
 TEST_P(DispatchTable, RowNamesItsEvidence) {
     const Row& row = GetParam();
     const std::string_view evidence = kern::avx512_rule::evidence(features(row));
@@ -121,7 +129,9 @@ TEST(DispatchRule, FindImplNames) {
     EXPECT_FALSE(kern::is_kernel_name("avx1024"));
     for (const kern::Impl* impl : kern::runnable_impls()) {
         EXPECT_TRUE(kern::is_kernel_name(impl->name)) << impl->name;
-        if (impl->label) EXPECT_TRUE(kern::is_kernel_name(impl->label)) << impl->label;
+        if (impl->label) {
+            EXPECT_TRUE(kern::is_kernel_name(impl->label)) << impl->label;
+        }
     }
 }
 

@@ -193,13 +193,7 @@ int main(int argc, char** argv) {
         return verdicts[0].slower ? 1 : 0;
     }
 
-    // The best set: not slower anywhere, highest geometric mean; if every set
-    // is slower somewhere, the one whose worst row is best.
-    size_t best = 0;
-    for (size_t i = 1; i < verdicts.size(); ++i) {
-        const SetVerdict &b = verdicts[best], &v = verdicts[i];
-        if (b.slower != v.slower ? !v.slower : (v.slower ? v.lowest > b.lowest : v.geomean > b.geomean)) best = i;
-    }
+    const size_t best = best_set(verdicts);
     for (const SetVerdict& v : verdicts)
         std::printf("%-12s %s%s\n", v.kernel.c_str(), verdict_line(v).c_str(),
                     v.kernel == auto_kernel ? "   [stitch's own choice here]" : "");

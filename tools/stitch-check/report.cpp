@@ -65,6 +65,16 @@ SetVerdict judge(const std::vector<RowResult>& rows, size_t i, const std::string
     return v;
 }
 
+size_t best_set(const std::vector<SetVerdict>& verdicts) {
+    size_t best = 0;
+    for (size_t i = 1; i < verdicts.size(); ++i) {
+        const SetVerdict &b = verdicts[best], &v = verdicts[i];
+        const bool better = b.slower != v.slower ? !v.slower : v.slower ? v.lowest > b.lowest : v.geomean > b.geomean;
+        if (better) best = i;
+    }
+    return best;
+}
+
 std::string table(const std::vector<RowResult>& rows, const std::vector<std::string>& kernels) {
     std::string out;
     char buf[256];

@@ -23,6 +23,11 @@ double ratio(const RowResult& row, size_t i);
 
 SetVerdict judge(const std::vector<RowResult>& rows, size_t i, const std::string& kernel);
 
+// The best of several sets' verdicts (an index into them): a set not slower
+// anywhere before any that is, then the highest geometric mean; among sets
+// all slower somewhere, the one whose worst row is best.
+size_t best_set(const std::vector<SetVerdict>& verdicts);
+
 // "64 B", "1 KiB", "64 KiB".
 std::string size_name(size_t bytes);
 

@@ -1,5 +1,5 @@
 // The stitch kernels called directly, one message per call, for one kernel
-// set (portable_impl(), avx2_impl()): what the provider layer costs is the
+// set (portable_impl(), each AVX2 shape, ...): what the provider layer costs is the
 // difference between these rows and stitch's EVP rows.
 #pragma once
 
@@ -14,6 +14,7 @@
 #include "kernels/dispatch.hpp"
 #include "kernels/openssh.hpp"
 #include "kernels/poly1305.hpp"
+#include "kernels/portable/set.hpp"
 
 namespace stitch::bench {
 

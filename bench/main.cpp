@@ -27,6 +27,7 @@
 #include "bench/summary.hpp"
 #include "kernels/avx2/shapes.hpp"
 #include "kernels/dispatch.hpp"
+#include "kernels/avx2/set.hpp"
 
 #include <openssl/opensslv.h>
 
@@ -190,7 +191,7 @@ void print_shape() {
     const char* vendor = f.vendor == stitch::kern::CpuVendor::amd     ? "AMD"
                          : f.vendor == stitch::kern::CpuVendor::intel ? "Intel"
                                                                       : "other vendor";
-    const stitch::kern::Impl* avx2 = stitch::kern::avx2_impl();
+    const stitch::kern::Impl* avx2 = stitch::kern::avx2::preferred(stitch::kern::cpu_features_raw());
     const char* forced = std::getenv("STITCH_AVX2_SHAPE");
     std::printf("AVX2 shape: %s for %s family 0x%x model 0x%x (%s%s%s); kernels dispatch chose: %s\n",
                 avx2 ? stitch::kern::impl_label(*avx2) : "none (no AVX2+BMI2)", vendor, f.family, f.model,

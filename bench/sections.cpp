@@ -11,6 +11,7 @@
 #include "bench/evp_tls.hpp"
 #include "bench/inputs.hpp"
 #include "bench/kernel_ops.hpp"
+#include "kernels/portable/set.hpp"
 
 namespace stitch::bench {
 

@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "kernels/bytes.hpp"
-#include "kernels/dispatch.hpp"
+#include "kernels/impl.hpp"
 
 namespace stitch::kern {
 
@@ -124,16 +124,6 @@ void aead_final(AeadState& st, uint8_t tag[16]) noexcept {
     wipe(st.ks, sizeof(st.ks));
     st.ks_pos = kChaChaBlock;
     st.mac_keyed = false;
-}
-
-bool aead_check_tag(AeadState& st, uint8_t* out, size_t len, const uint8_t tag[16]) noexcept {
-    uint8_t computed[16];
-    aead_final(st, computed);
-    const uint8_t keep = ct_mask(ct_equal(computed, tag, 16));
-    wipe(computed, sizeof(computed));
-    // Masked, not branched: the output is cleared without a jump on the tag.
-    and_mask(out, len, keep);
-    return keep != 0;
 }
 
 bool aead_open_record(AeadState& st, const uint8_t* in, uint8_t* out, size_t len, const uint8_t tag[16]) noexcept {

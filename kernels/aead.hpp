@@ -95,8 +95,4 @@ void aead_text_portable(AeadState& st, Direction dir, const uint8_t* in, uint8_t
 bool aead_open_record_portable(AeadState& st, const uint8_t* in, uint8_t* out, size_t len,
                                const uint8_t tag[16]) noexcept;
 
-// Tag of the message so far, compared in constant time, then the output wiped
-// on refusal. Shared by every aead_open_record kernel.
-bool aead_check_tag(AeadState& st, uint8_t* out, size_t len, const uint8_t tag[16]) noexcept;
-
 }  // namespace stitch::kern

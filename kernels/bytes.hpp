@@ -1,5 +1,6 @@
-// Little-endian loads and stores, a wipe the compiler cannot drop, and a
-// constant-time tag compare. Shared by every kernel; no OpenSSL headers.
+// Little-endian loads and stores and a wipe the compiler cannot drop. Shared
+// by every kernel; no OpenSSL headers. (The constant-time tag compare is in
+// verdict.hpp.)
 #pragma once
 
 #include <emmintrin.h>  // SSE2: part of x86-64's baseline
@@ -47,25 +48,5 @@ template <class T>
 inline void wipe_object(T& obj) noexcept {
     wipe(&obj, sizeof(obj));
 }
-
-// 1 when a[0..n) == b[0..n), else 0; time depends only on n.
-inline int ct_equal(const uint8_t* a, const uint8_t* b, size_t n) noexcept {
-    uint32_t diff = 0;
-    for (size_t i = 0; i < n; ++i) diff |= uint32_t(a[i] ^ b[i]);
-    // Branch-free: (diff - 1) has bit 31 set only when diff was 0 (diff < 256).
-    return int(((diff - 1u) >> 31) & 1u);
-}
-
-// out[i] &= mask over len bytes, eight at a time: the refusal wipe without a
-// branch on the verdict.
-inline void and_mask(uint8_t* out, size_t len, uint8_t mask) noexcept {
-    const uint64_t wide = 0x0101010101010101ull * mask;
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) store_le64(out + i, load_le64(out + i) & wide);
-    for (; i < len; ++i) out[i] &= mask;
-}
-
-// 0xff when ok is 1, 0x00 when ok is 0: selects without a branch.
-inline uint8_t ct_mask(int ok) noexcept { return uint8_t(0u - uint32_t(ok)); }
 
 }  // namespace stitch::kern

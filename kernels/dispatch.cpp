@@ -1,96 +1,52 @@
-// Picks the kernel set once per process from one CPU snapshot. CPUID and
-// XGETBV are instructions, not system calls, so this is safe anywhere; the
-// provider still calls it at load so nothing on the cipher path decides.
+// The ordered list of kernel sets, and the choice among them. Each set's
+// rule lives in its folder (preferred() and allowed() in its set.hpp), so
+// adding a set is a folder, one line in kSets, and CMake
+// (docs/kernels.md has the checklist).
 #include "kernels/dispatch.hpp"
 
-#include "kernels/avx2/shapes.hpp"
-#include "kernels/avx512/rule.hpp"
-
-#include <cpuid.h>
-
 #include <cstdlib>
-#include <cstring>
 #include <iterator>
 #include <string_view>
+
+#include "kernels/avx2/set.hpp"
+#include "kernels/avx512/set.hpp"
+#include "kernels/portable/set.hpp"
 
 namespace stitch::kern {
 
 namespace {
 
-uint64_t read_xcr0() noexcept {
-    uint32_t lo, hi;
-    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    return (uint64_t(hi) << 32) | lo;
-}
-
-// Vendor, family and model as Intel's and AMD's manuals define the display
-// values (CPUID leaves 0 and 1).
-void identify(CpuFeatures& f) noexcept {
-    unsigned a, b, c, d;
-    if (!__get_cpuid(0, &a, &b, &c, &d)) return;
-    char vendor[12];
-    std::memcpy(vendor, &b, 4);
-    std::memcpy(vendor + 4, &d, 4);
-    std::memcpy(vendor + 8, &c, 4);
-    const std::string_view v(vendor, sizeof(vendor));
-    f.vendor = v == "GenuineIntel" ? CpuVendor::intel : v == "AuthenticAMD" ? CpuVendor::amd : CpuVendor::other;
-    if (!__get_cpuid(1, &a, &b, &c, &d)) return;
-    const uint32_t base_family = (a >> 8) & 0xf, base_model = (a >> 4) & 0xf;
-    f.family = base_family == 0xf ? base_family + ((a >> 20) & 0xff) : base_family;
-    f.model = base_family == 0x6 || base_family == 0xf ? (((a >> 16) & 0xf) << 4) | base_model : base_model;
-}
-
-CpuFeatures probe() noexcept {
-    CpuFeatures f;
-    identify(f);
-    unsigned a, b, c, d;
-    if (!__get_cpuid(1, &a, &b, &c, &d)) return f;
-    const bool osxsave = (c >> 27) & 1;
-    const bool avx = (c >> 28) & 1;
-    const bool ssse3_sse41 = ((c >> 9) & 1) && ((c >> 19) & 1);
-    if (__get_cpuid_max(0, nullptr) < 7) return f;
-    __cpuid_count(7, 0, a, b, c, d);
-    const bool ymm_saved = osxsave && avx && (read_xcr0() & 0x6) == 0x6;  // SSE and AVX state
-    f.avx2 = ymm_saved && ((b >> 5) & 1);
-    f.bmi2 = (b >> 8) & 1;
-    f.adx = (b >> 19) & 1;
-    f.sha = ssse3_sse41 && ((b >> 29) & 1);
-    const bool zmm_saved = ymm_saved && (read_xcr0() & 0xe0) == 0xe0;  // opmask, zmm0-15 upper, zmm16-31
-    f.avx512 = zmm_saved && ((b >> 16) & 1) && ((b >> 17) & 1) && ((b >> 30) & 1) && ((b >> 31) & 1);
-    f.avx512ifma = f.avx512 && ((b >> 21) & 1);
-    return f;
-}
-
-// STITCH_CLEAR_CPUID=avx2,bmi2,adx,sha,avx512,avx512ifma (or "all") hides features from dispatch, so
-// tests can run every lower path on one machine.
-CpuFeatures apply_mask(CpuFeatures f, const char* mask) noexcept {
-    if (!mask) return f;
-    std::string_view rest(mask);
-    while (!rest.empty()) {
-        size_t comma = rest.find(',');
-        std::string_view word = rest.substr(0, comma);
-        if (word == "all" || word == "avx2") f.avx2 = false;
-        if (word == "all" || word == "bmi2") f.bmi2 = false;
-        if (word == "all" || word == "adx") f.adx = false;
-        if (word == "all" || word == "sha") f.sha = false;
-        if (word == "all" || word == "avx512") f.avx512 = f.avx512ifma = false;
-        if (word == "all" || word == "avx512ifma") f.avx512ifma = false;
-        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-    }
-    return f;
-}
-
-const Impl kPortable = {
-    "portable",
-    chacha20_blocks_portable,
-    poly1305_blocks_portable,
-    aead_text_portable,
-    aead_open_record_portable,
+struct KernelSet {
+    const char* name;  // what STITCH_KERNEL calls the set
+    std::span<const Impl* const> (*impls)() noexcept;
+    const Impl* (*allowed)(const CpuFeatures& masked) noexcept;
+    const Impl* (*preferred)(const CpuFeatures& masked) noexcept;
+    bool (*allows)(const CpuFeatures& masked, const Impl& impl) noexcept;
 };
 
-}  // namespace
+// In order of preference: the first set whose preferred() is not null wins.
+// portable prefers itself everywhere, so the list always ends in a choice.
+constexpr KernelSet kSets[] = {
+    {"avx512", avx512::impls, avx512::allowed, avx512::preferred, avx512::allows},
+    {"avx2", avx2::impls, avx2::allowed, avx2::preferred, avx2::allows},
+    {"portable", portable::impls, portable::allowed, portable::preferred, portable::allows},
+};
 
-const Impl& portable_impl() noexcept { return kPortable; }
+// An Impl's label ("avx512-ifma", "avx512", "avx2/zen4", "portable") gets
+// that Impl where its set allows it on this CPU; a set's name that is no
+// Impl's label ("avx2") gets the set's own choice for this CPU. Anything else
+// (a set or variant not allowed after STITCH_CLEAR_CPUID, a label this CPU
+// cannot run) gets nothing.
+const Impl* asked_for(std::string_view want, const CpuFeatures& f) noexcept {
+    for (const KernelSet& set : kSets)
+        for (const Impl* impl : set.impls())
+            if (want == impl_label(*impl)) return set.allows(f, *impl) ? impl : nullptr;
+    for (const KernelSet& set : kSets)
+        if (want == set.name) return set.allowed(f);
+    return nullptr;
+}
+
+}  // namespace
 
 std::span<const Impl* const> runnable_impls() noexcept {
     struct List {
@@ -104,72 +60,52 @@ std::span<const Impl* const> runnable_impls() noexcept {
     };
     static const List list = [] {
         List l;
-        l.add(&kPortable);
-        for (const Impl* impl : avx2_impls()) l.add(impl);
-        for (const Impl* impl : avx512_impls()) l.add(impl);
+        for (auto set = std::rbegin(kSets); set != std::rend(kSets); ++set)
+            for (const Impl* impl : set->impls()) l.add(impl);
         return l;
     }();
     return {list.items, list.count};
 }
 
-CpuFeatures cpu_features_raw() noexcept {
-    static const CpuFeatures raw = probe();
-    return raw;
-}
-
-CpuFeatures cpu_features() noexcept {
-    static const CpuFeatures masked = apply_mask(cpu_features_raw(), std::getenv("STITCH_CLEAR_CPUID"));
-    return masked;
-}
-
-namespace {
-
-// Whether the masked features let this process run `impl` at all.
-bool features_allow(const CpuFeatures& f, const Impl& impl) noexcept {
-    const std::string_view name(impl.name);
-    if (name == "portable") return true;
-    if (name == "avx2") return f.avx2 && f.bmi2;
-    if (name == "avx512") return f.avx512 && f.bmi2;
-    if (name == "avx512-ifma") return f.avx512ifma && f.bmi2;
-    return false;
-}
-
-}  // namespace
-
-const Impl* find_impl(std::string_view name) noexcept {
-    const CpuFeatures f = cpu_features();
-    // A set's name picks the Impl dispatch would pick within that set (the
-    // AVX2 set's shape for this CPU); a label ("avx2/zen4") picks exactly.
-    if (name == "avx2") return avx2_impl() && features_allow(f, *avx2_impl()) ? avx2_impl() : nullptr;
+const Impl* find_impl(const char* name) noexcept {
+    if (!name) return nullptr;
+    const std::string_view want(name);
     for (const Impl* impl : runnable_impls())
-        if ((name == impl->name || (impl->label && name == impl->label)) && features_allow(f, *impl)) return impl;
+        if (want == impl_label(*impl)) return impl;
+    for (const Impl* impl : runnable_impls())
+        if (want == impl->name) return impl;
     return nullptr;
 }
 
-bool is_kernel_name(std::string_view name) noexcept {
-    for (const char* set : {"portable", "avx2", "avx512", "avx512-ifma"})
-        if (name == set) return true;
-    for (const avx2::Shape* shape : avx2::kAllShapes)
-        if (name == shape->label) return true;
+const Impl* allowed_impl(const char* name) noexcept { return name ? asked_for(name, cpu_features()) : nullptr; }
+
+bool is_kernel_name(const char* name) noexcept {
+    if (!name) return false;
+    const std::string_view want(name);
+    for (const KernelSet& set : kSets)
+        if (want == set.name) return true;
+    // The AVX-512 variant with IFMA has a name of its own; shapes are known
+    // by the labels of the Impls this CPU runs.
+    if (want == "avx512-ifma") return true;
+    for (const Impl* impl : runnable_impls())
+        if (want == impl_label(*impl)) return true;
     return false;
+}
+
+const Impl& dispatch_choice(const CpuFeatures& f) noexcept {
+    for (const KernelSet& set : kSets)
+        if (const Impl* impl = set.preferred(f)) return *impl;
+    return portable_impl();
 }
 
 const Impl& active_impl() noexcept {
     static const Impl* const chosen = [] {
-        // STITCH_KERNEL=avx512-ifma (or avx512, avx2, portable, a shape's
-        // label) asks for a set by name; one this CPU (after
-        // STITCH_CLEAR_CPUID) cannot run is ignored.
+        const CpuFeatures f = cpu_features();
         if (const char* want = std::getenv("STITCH_KERNEL"))
-            if (const Impl* impl = find_impl(want)) return impl;
-        return &dispatch_choice(cpu_features());
+            if (const Impl* impl = asked_for(want, f)) return impl;
+        return &dispatch_choice(f);
     }();
     return *chosen;
-}
-
-const Impl& dispatch_choice(const CpuFeatures& f) noexcept {
-    if (const Impl* avx512 = avx512_rule::preferred(f)) return *avx512;
-    if (avx2_impl() && f.avx2 && f.bmi2) return *avx2_impl();
-    return kPortable;
 }
 
 }  // namespace stitch::kern

@@ -4,7 +4,8 @@
 #include "kernels/openssh.hpp"
 
 #include "kernels/bytes.hpp"
-#include "kernels/dispatch.hpp"
+#include "kernels/verdict.hpp"
+#include "kernels/impl.hpp"
 
 namespace stitch::kern {
 

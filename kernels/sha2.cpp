@@ -5,7 +5,7 @@
 #include <cstring>
 
 #include "kernels/bytes.hpp"
-#include "kernels/dispatch.hpp"
+#include "kernels/cpu.hpp"
 
 namespace stitch::kern {
 

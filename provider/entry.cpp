@@ -114,7 +114,7 @@ bool choose_kernel(Provider& prov, OSSL_FUNC_core_get_params_fn* core_get_params
         prov.impl = &kern::active_impl();
         return true;
     }
-    prov.impl = kern::find_impl(wanted);
+    prov.impl = kern::allowed_impl(wanted);
     if (prov.impl) return true;
     const bool known = kern::is_kernel_name(wanted);
     // The core loads a provider's reason strings only once it has started,

@@ -1,7 +1,8 @@
 // Pieces both AVX2 AEAD kernels (the one pass and the short path) share:
-// Poly1305 absorption with poly1305_update's buffering but MULX blocks kept
-// in registers, and the emission of keystream batches with the partial last
-// block parked in st.ks. AVX2-only; everything is inlined.
+// the MAC's bookkeeping from x86/aead_mac.hpp (MULX blocks kept in
+// registers), the keying of the MAC from a batch's lane, and the emission of
+// keystream batches with the partial last block parked in st.ks. AVX2-only;
+// everything is inlined.
 #pragma once
 
 #include <algorithm>
@@ -11,113 +12,22 @@
 
 #include "kernels/aead.hpp"
 #include "kernels/avx2/chacha20.hpp"
-#include "kernels/avx2/poly1305_mulx.hpp"
+#include "kernels/x86/aead_mac.hpp"
+#include "kernels/x86/poly1305_mulx.hpp"
+#include "kernels/x86/scalar_block.hpp"
 
 namespace stitch::kern::avx2 {
 
-STITCH_INLINE_AVX2_BMI2 size_t blocks_for(size_t len) { return (len + kChaChaBlock - 1) / kChaChaBlock; }
+// The MAC bookkeeping and the keying of the MAC the x86 sets share.
+using x86::absorb_head;
+using x86::blocks_for;
+using x86::buffer_last;
+using x86::key_mac;
+using x86::mac_update;
+using x86::ScalarBlock;
+using x86::whole_blocks;
 
-// poly1305_update with the accumulator in `acc`: tops up a buffered block
-// first (the skew of the OpenSSH grid), absorbs whole blocks, buffers the rest.
-STITCH_INLINE_AVX2_BMI2 void mac_update(mulx::PolyAcc& acc, Poly1305State& mac, const uint8_t* p, size_t len) {
-    if (mac.buf_len > 0) {
-        const size_t take = std::min(len, kPolyBlock - mac.buf_len);
-        for (size_t i = 0; i < take; ++i) mac.buf[mac.buf_len + i] = p[i];
-        mac.buf_len += uint32_t(take);
-        p += take;
-        len -= take;
-        if (mac.buf_len < kPolyBlock) return;
-        mulx::block(acc, mac.buf);
-        mac.buf_len = 0;
-    }
-    const size_t whole = len / kPolyBlock;
-    mulx::blocks(acc, p, whole);
-    p += whole * kPolyBlock;
-    len -= whole * kPolyBlock;
-    for (size_t i = 0; i < len; ++i) mac.buf[i] = p[i];
-    mac.buf_len = uint32_t(len);
-}
-
-// Where a one pass's MAC has got to in the text's ciphertext ct: bytes
-// [0, mac) absorbed or held in m.buf. The AVX2 and AVX-512 passes share
-// this bookkeeping.
-
-// Tops up a block the MAC holds back (the OpenSSH grid's 4-byte length)
-// from ct[mac, limit).
-STITCH_INLINE_AVX2_BMI2 void absorb_head(Poly1305State& m, mulx::PolyAcc& acc, const uint8_t* ct, size_t& mac,
-                                         size_t limit) {
-    if (m.buf_len == 0 || limit <= mac) return;
-    const size_t take = std::min(limit - mac, kPolyBlock - m.buf_len);
-    for (size_t i = 0; i < take; ++i) m.buf[m.buf_len + i] = ct[mac + i];
-    m.buf_len += uint32_t(take);
-    mac += take;
-    if (m.buf_len == kPolyBlock) {
-        mulx::block(acc, m.buf);
-        m.buf_len = 0;
-    }
-}
-
-// Whole Poly1305 blocks in ct[mac, limit), once the head is done.
-STITCH_INLINE_AVX2_BMI2 size_t whole_blocks(const Poly1305State& m, size_t mac, size_t limit) {
-    return m.buf_len == 0 && limit > mac ? (limit - mac) / kPolyBlock : 0;
-}
-
-// An open that has reached the end of the text (len) keeps the last bytes
-// (less than a block) in the MAC's buffer now, before the plaintext
-// overwrites them; they may lie in an earlier batch than the last.
-STITCH_INLINE_AVX2_BMI2 void buffer_last(Poly1305State& m, mulx::PolyAcc& acc, const uint8_t* ct, size_t& mac,
-                                         size_t limit, size_t len) {
-    if (limit < len || mac == len) return;
-    mac_update(acc, m, ct + mac, len - mac);
-    mac = len;
-}
-
-// aead_key_mac(st, block 0, true) with the accumulator in `acc` and the key
-// words r ‖ s of block 0 in k: keys st.mac, absorbs the held-back AAD,
-// zero-padded to 16 bytes on the rfc8439 grid, buffered on openssh's (its
-// 4-byte length is the head of the first text block).
-STITCH_INLINE_AVX2_BMI2 void key_mac(AeadState& st, mulx::PolyAcc& acc, const uint64_t k[4]) {
-    Poly1305State& m = st.mac;
-    acc.h0 = acc.h1 = acc.h2 = 0;
-    acc.r0 = k[0] & 0x0ffffffc0fffffffull;  // poly1305_init's clamp
-    acc.r1 = k[1] & 0x0ffffffc0ffffffcull;
-    acc.s1 = acc.r1 + (acc.r1 >> 2);
-    m.r[0] = acc.r0;
-    m.r[1] = acc.r1;
-    m.s1 = acc.s1;
-    m.pad[0] = k[2];
-    m.pad[1] = k[3];
-    m.buf_len = 0;
-    st.mac_keyed = true;
-
-    // Bytes of st.pending past pending_len are zero (aead.hpp), so the last
-    // partial block is its own zero padding, and copies run at a constant
-    // 16 bytes: a variable-length copy becomes a call to memmove, which
-    // would spill the vector rounds this runs beside.
-    const size_t whole = st.pending_len / kPolyBlock, rest = st.pending_len % kPolyBlock;
-    mulx::blocks(acc, st.pending, whole);
-    if (rest > 0) {
-        const uint8_t* tail = st.pending + whole * kPolyBlock;
-        if (st.grid == Grid::rfc8439) {
-            mulx::block(acc, tail);
-        } else {
-            std::memcpy(m.buf, tail, kPolyBlock);
-            m.buf_len = uint32_t(rest);
-        }
-    }
-    // All of it: a constant size is a few stores, where a variable one is a
-    // call to memset, which would spill the vector rounds around it.
-    wipe(st.pending, sizeof(st.pending));
-    st.pending_len = 0;
-}
-
-STITCH_INLINE_AVX2_BMI2 void key_mac(AeadState& st, mulx::PolyAcc& acc, const ScalarBlock& block0) {
-    uint64_t k[4];
-    block0.key_words(st.chacha, k);
-    key_mac(st, acc, k);
-}
-
-// The same with block 0 from lane `b` of a batch (bytes 0..31: r ‖ s).
+// key_mac with block 0 from lane `b` of a batch (bytes 0..31: r ‖ s).
 STITCH_INLINE_AVX2_BMI2 void key_mac(AeadState& st, mulx::PolyAcc& acc, const U32x8 ks[16], size_t b) {
     uint8_t key[32];
     ks[b].store_le(key);

@@ -24,7 +24,7 @@
 #include <algorithm>
 
 #include "kernels/avx2/aead.hpp"
-#include "kernels/avx2/poly1305_vector.hpp"
+#include "kernels/x86/poly1305_vector.hpp"
 #include "kernels/bytes.hpp"
 
 namespace stitch::kern::avx2 {

@@ -5,6 +5,7 @@
 #include "kernels/avx2/aead_short.hpp"
 #include "kernels/avx2/kernels.hpp"
 #include "kernels/bytes.hpp"
+#include "kernels/verdict.hpp"
 
 namespace stitch::kern {
 
@@ -18,8 +19,8 @@ STITCH_TARGET_AVX2_BMI2 bool aead_open_record(AeadState& st, const uint8_t* in, 
     U32x8::clean_upper();
     if (len > S.short_max) {
         aead_text_avx2[avx2::shape_index(S)](st, Direction::open, in, out, len);
-        const uint8_t keep = verdict(st, tag);
-        mask_output(out, len, keep);
+        const uint8_t keep = tag_verdict(st, tag);
+        wipe_refused(out, len, keep);
         U32x8::zero_registers();
         return keep != 0;
     }
@@ -38,7 +39,7 @@ STITCH_TARGET_AVX2_BMI2 bool aead_open_record(AeadState& st, const uint8_t* in, 
     mulx::store(st.mac, acc);
     // Nothing is written before the verdict, so in == out still holds the
     // ciphertext here.
-    const uint8_t keep = verdict(st, tag);
+    const uint8_t keep = tag_verdict(st, tag);
     masked_xor(ks, in, out, len, keep);
     avx2::wipe_upto(ks, blocks_for(len));
     U32x8::zero_registers();

@@ -12,6 +12,7 @@
 
 #include "kernels/avx2/aead.hpp"
 #include "kernels/bytes.hpp"
+#include "kernels/verdict.hpp"
 
 namespace stitch::kern::avx2 {
 
@@ -80,16 +81,7 @@ STITCH_INLINE_AVX2_BMI2 size_t aligned_blocks(const AeadState& st, size_t len) {
     return st.grid == Grid::rfc8439 ? len / kPolyBlock : 0;
 }
 
-// The computed tag against `tag` in constant time: 0xff when they match.
-STITCH_INLINE_AVX2_BMI2 uint8_t verdict(AeadState& st, const uint8_t tag[16]) {
-    uint8_t computed[16];
-    aead_final(st, computed);
-    const uint8_t keep = ct_mask(ct_equal(computed, tag, 16));
-    wipe(computed, sizeof(computed));
-    return keep;
-}
-
-// out[0..len) = (in ^ keystream) & keep, len <= 512.
+// out[0..len) = (in ^ keystream) & keep, len <= 512, keep from tag_verdict.
 STITCH_INLINE_AVX2_BMI2 void masked_xor(const U32x8 (&ks)[1][16], const uint8_t* in, uint8_t* out, size_t len,
                                         uint8_t keep) {
     const U32x8 mask = U32x8::splat(0x01010101u * keep);
@@ -106,15 +98,6 @@ STITCH_INLINE_AVX2_BMI2 void masked_xor(const U32x8 (&ks)[1][16], const uint8_t*
         for (size_t i = 0; i < len; ++i) out[i] = uint8_t((in[i] ^ last[i]) & keep);
         wipe(last, sizeof(last));
     }
-}
-
-// out[0..len) &= keep: clears a refused record (aead_check_tag's job, 32
-// bytes at a time).
-STITCH_INLINE_AVX2_BMI2 void mask_output(uint8_t* out, size_t len, uint8_t keep) {
-    const U32x8 mask = U32x8::splat(0x01010101u * keep);
-    size_t i = 0;
-    for (; i + 32 <= len; i += 32) (U32x8::load_le(out + i) & mask).store_le(out + i);
-    for (; i < len; ++i) out[i] &= keep;
 }
 
 // Opens of 1..short_max bytes with the MAC not keyed yet: the text's

@@ -1,6 +1,6 @@
 // Entry points of the AVX2+BMI2 kernel set, one per shape (avx2/shapes.hpp),
 // in AllShapes order: each kernel .cpp instantiates its template for every
-// shape and exports the addresses here; avx2/impl.cpp gathers them into one
+// shape and exports the addresses here; avx2/set.cpp gathers them into one
 // Impl per shape. Nothing else should call them without checking
 // cpu_features_raw() first, as the instructions fault on older CPUs.
 #pragma once

@@ -3,7 +3,6 @@
 // measured on them; CPUs no entry covers get kSafe.
 #include "kernels/avx2/shapes.hpp"
 
-#include <cstdlib>
 #include <string_view>
 
 namespace stitch::kern::avx2 {
@@ -19,7 +18,7 @@ struct Entry {
 };
 
 // First match wins. Families and models as CPUID reports them (display
-// family and model, kernels/dispatch.cpp).
+// family and model, kernels/cpu.cpp).
 constexpr Entry kTable[] = {
     // AMD.
     {CpuVendor::amd, 0x1a, 0x00, 0xff, &kZen5, "Zen 5: measured there (EPYC)"},
@@ -59,15 +58,6 @@ const Shape* shape_named(const char* name) noexcept {
     for (const Shape* s : kAllShapes)
         if (n == s->name || n == s->label) return s;
     return nullptr;
-}
-
-size_t chosen_shape_index() noexcept {
-    static const size_t chosen = [] {
-        const Shape* forced = shape_named(std::getenv("STITCH_AVX2_SHAPE"));
-        const CpuFeatures f = cpu_features_raw();
-        return shape_index(forced ? *forced : shape_for(f.vendor, f.family, f.model));
-    }();
-    return chosen;
 }
 
 }  // namespace stitch::kern::avx2

@@ -15,7 +15,7 @@
 #include <cstdint>
 
 #include "kernels/aead.hpp"
-#include "kernels/dispatch.hpp"
+#include "kernels/cpu.hpp"
 
 namespace stitch::kern::avx2 {
 
@@ -170,10 +170,6 @@ constexpr size_t shape_index(const Shape& s) {
 // matches), and the shape called `name` ("zen4" or "avx2/zen4"), or null.
 const Shape& shape_for(CpuVendor vendor, uint32_t family, uint32_t model) noexcept;
 const Shape* shape_named(const char* name) noexcept;
-
-// The shape dispatch uses in this process: STITCH_AVX2_SHAPE=<name> where it
-// names a shape, else shape_for() this CPU. Read once, at the first call.
-size_t chosen_shape_index() noexcept;
 
 // Checks that hold for every shape.
 constexpr bool valid(const Shape& s) {

@@ -29,15 +29,17 @@
 #include <cstdint>
 
 #include "kernels/aead.hpp"
-#include "kernels/avx2/aead.hpp"
 #include "kernels/avx512/chacha20.hpp"
 #include "kernels/avx512/kernels.hpp"
 #include "kernels/avx512/mac_streams.hpp"
 #include "kernels/bytes.hpp"
+#include "kernels/x86/aead_mac.hpp"
+#include "kernels/x86/poly1305_mulx.hpp"
+#include "kernels/x86/scalar_block.hpp"
 
 namespace stitch::kern::STITCH_AVX512_NS {
 
-using avx2::blocks_for;
+using x86::blocks_for;
 
 inline constexpr size_t kBatch = 16;  // blocks in a zmm batch
 inline constexpr size_t kBatchBytes = kBatch * kChaChaBlock;
@@ -71,19 +73,6 @@ STITCH_INLINE_AVX512 void emit(AeadState& st, const V ks[], size_t first, const 
         st.ks_pos = uint32_t(bytes);
     }
 }
-
-// Block 0 (the Poly1305 key) in general-purpose registers beside a batch
-// that has no lane free for it, a double round every eight steps. Measured on
-// Zen 4 (a zmm batch alone ~720 cycles): with this beside ~740, with the
-// block as a row of the row layout beside instead (one line of a quarter
-// round a step) ~980; the vector pipes have no room for it, the integer
-// units do.
-struct ScalarKey {
-    avx2::ScalarBlock block0;
-    STITCH_INLINE_AVX512 void operator()(int step, int) {
-        if (step % 8 == 0) block0.double_round();
-    }
-};
 
 // One aead_text call: where the text and the MAC have got to.
 class Pass {
@@ -167,7 +156,7 @@ private:
     STITCH_INLINE_AVX512 void keyed_from_lane(const V ks[], size_t n) {
         uint64_t k[4];
         key_words(ks, 0, k);
-        avx2::key_mac(st_, acc_, k);
+        x86::key_mac(st_, acc_, k);
         wipe(k, sizeof(k));
         const size_t bytes = std::min(len_, n * kChaChaBlock);
         if (open_) vector_mac(bytes);
@@ -183,10 +172,10 @@ private:
     // (Zen 4), so a tail is cheaper in the pass than beside its own rounds.
     STITCH_INLINE_AVX512 void first_chunk() {
         const size_t end = std::min(len_, kChunkMaxBatches * kBatchBytes);
-        ScalarKey key{avx2::ScalarBlock(st_.chacha)};
+        x86::ScalarKey key{x86::ScalarBlock(st_.chacha)};
         U32x16 ks[16];
         keystream<16>(st_.chacha, 1, ks, key);
-        avx2::key_mac(st_, acc_, key.block0);
+        x86::key_mac(st_, acc_, key.block0);
         wipe(&key, sizeof(key));
         chacha_advance(st_.chacha.ctr, 1 + kBatch);
         if (open_) vector_mac(std::min(len_, end + kPolyBlock - 1));
@@ -290,7 +279,7 @@ private:
     STITCH_INLINE_AVX512 void trailing_mac() {
         if (mac_ == len_) return;
         vector_mac(len_);
-        avx2::mac_update(acc_, st_.mac, ct_ + mac_, len_ - mac_);
+        x86::mac_update(acc_, st_.mac, ct_ + mac_, len_ - mac_);
         mac_ = len_;
     }
 
@@ -301,9 +290,9 @@ private:
     }
 
     // The shared MAC bookkeeping (avx2/aead.hpp) on this pass's state.
-    STITCH_INLINE_AVX512 void absorb_head(size_t limit) { avx2::absorb_head(st_.mac, acc_, ct_, mac_, limit); }
-    STITCH_INLINE_AVX512 size_t whole_blocks(size_t limit) const { return avx2::whole_blocks(st_.mac, mac_, limit); }
-    STITCH_INLINE_AVX512 void buffer_last(size_t limit) { avx2::buffer_last(st_.mac, acc_, ct_, mac_, limit, len_); }
+    STITCH_INLINE_AVX512 void absorb_head(size_t limit) { x86::absorb_head(st_.mac, acc_, ct_, mac_, limit); }
+    STITCH_INLINE_AVX512 size_t whole_blocks(size_t limit) const { return x86::whole_blocks(st_.mac, mac_, limit); }
+    STITCH_INLINE_AVX512 void buffer_last(size_t limit) { x86::buffer_last(st_.mac, acc_, ct_, mac_, limit, len_); }
 
     AeadState& st_;
     const bool open_;

@@ -10,26 +10,11 @@
 // cleared after it.
 #include "kernels/avx512/aead_pass.hpp"
 #include "kernels/avx512/kernels.hpp"
+#include "kernels/verdict.hpp"
 
 namespace stitch::kern::STITCH_AVX512_NS {
 
 namespace {
-
-// The computed tag against `tag` in constant time: 0xff when they match.
-STITCH_INLINE_AVX512 uint8_t verdict(AeadState& st, const uint8_t tag[16]) {
-    uint8_t computed[16];
-    aead_final(st, computed);
-    const uint8_t keep = ct_mask(ct_equal(computed, tag, 16));
-    wipe(computed, sizeof(computed));
-    return keep;
-}
-
-// out[0..len) &= keep, 64 bytes at a time, the tail masked.
-STITCH_INLINE_AVX512 void mask_output(uint8_t* out, size_t len, uint8_t keep) {
-    const U32x16 mask = U32x16::splat(0x01010101u * keep);
-    for (; len >= 64; len -= 64, out += 64) (U32x16::load_le(out) & mask).store_le(out);
-    if (len > 0) (U32x16::load_le(out, len) & mask).store_le(out, len);
-}
 
 // Keys the MAC from block 0 of ks (first == 1), or takes the accumulator a
 // long AAD already keyed.
@@ -41,7 +26,7 @@ STITCH_INLINE_AVX512 void key_or_load(AeadState& st, mulx::PolyAcc& acc, const V
     }
     uint64_t k[4];
     key_words(ks, 0, k);
-    avx2::key_mac(st, acc, k);
+    x86::key_mac(st, acc, k);
     wipe(k, sizeof(k));
 }
 
@@ -50,11 +35,11 @@ STITCH_INLINE_AVX512 void key_or_load(AeadState& st, mulx::PolyAcc& acc, const V
 template <class V>
 STITCH_INLINE_AVX512 bool open_masked(AeadState& st, mulx::PolyAcc& acc, const V ks[], size_t first,
                                       const uint8_t* in, uint8_t* out, size_t len, const uint8_t tag[16]) {
-    avx2::mac_update(acc, st.mac, in, len);
+    x86::mac_update(acc, st.mac, in, len);
     mulx::store(st.mac, acc);
     // Nothing is written before the verdict, so in == out still holds the
     // ciphertext here.
-    const uint8_t keep = verdict(st, tag);
+    const uint8_t keep = tag_verdict(st, tag);
     const Kept to{U32x16::splat(0x01010101u * keep)};
     size_t b = first;
     for (; len >= kChaChaBlock; ++b, len -= kChaChaBlock, in += kChaChaBlock, out += kChaChaBlock)
@@ -99,17 +84,17 @@ STITCH_INLINE_AVX512 bool verified_open(AeadState& st, const uint8_t* in, uint8_
     U32x16 ks[16];
     size_t first = 0;  // text bytes the first batch's keystream covers
     if (!st.mac_keyed) {
-        ScalarKey key{avx2::ScalarBlock(st.chacha)};
+        x86::ScalarKey key{x86::ScalarBlock(st.chacha)};
         keystream<16>(st.chacha, 1, ks, key);
         mulx::PolyAcc acc;
-        avx2::key_mac(st, acc, key.block0);
+        x86::key_mac(st, acc, key.block0);
         wipe(&key, sizeof(key));
         mulx::store(st.mac, acc);
         chacha_advance(st.chacha.ctr, 1 + kBatch);
         first = std::min(len, kBatchBytes);
     }
     poly1305_update(*st.impl, st.mac, in, len);
-    const uint8_t keep = verdict(st, tag);
+    const uint8_t keep = tag_verdict(st, tag);
     const U32x16 mask = U32x16::splat(0x01010101u * keep);
     for (size_t b = 0; b * kChaChaBlock < first; ++b) {
         const size_t take = std::min(first - b * kChaChaBlock, kChaChaBlock);
@@ -129,8 +114,8 @@ bool open_record(AeadState& st, const uint8_t* in, uint8_t* out, size_t len, con
         ok = verified_open(st, in, out, len, tag);
     } else if (len > kShortMax) {
         stitched_text(st, Direction::open, in, out, len);
-        const uint8_t keep = verdict(st, tag);
-        mask_output(out, len, keep);
+        const uint8_t keep = tag_verdict(st, tag);
+        wipe_refused(out, len, keep);
         ok = keep != 0;
     } else {
         ok = short_open(st, in, out, len, tag);

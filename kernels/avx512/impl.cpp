@@ -5,7 +5,7 @@
 //   avx512       the same pass for CPUs without IFMA: the MAC beside the
 //                rounds in scalar MULX, long runs on the AVX2 vector code
 #include "kernels/avx512/kernels.hpp"
-#include "kernels/dispatch.hpp"
+#include "kernels/impl.hpp"
 
 namespace stitch::kern::STITCH_AVX512_NS {
 

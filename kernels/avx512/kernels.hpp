@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "kernels/aead.hpp"
-#include "kernels/avx512/isa.hpp"
+#include "kernels/isa_avx512.hpp"
 #include "kernels/chacha20.hpp"
 #include "kernels/poly1305.hpp"
 

@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/avx2/poly1305_mulx.hpp"
-#include "kernels/avx512/isa.hpp"
+#include "kernels/x86/poly1305_mulx.hpp"
+#include "kernels/isa_avx512.hpp"
 #include "kernels/poly1305.hpp"
 
 namespace stitch::kern::STITCH_AVX512_NS {

@@ -4,10 +4,10 @@
 // sixteen in two sets of eight) or, without IFMA, on the AVX2 set's
 // four-lane code. The POLY1305 EVP_MAC and every trailing MAC of the
 // AEAD pass go through here.
-#include "kernels/avx2/poly1305_vector.hpp"
+#include "kernels/x86/poly1305_vector.hpp"
 #include "kernels/avx512/chacha20.hpp"
 #include "kernels/avx512/kernels.hpp"
-#include "kernels/avx512/rule.hpp"
+#include "kernels/avx512/set.hpp"
 #if STITCH_AVX512_IFMA
 #include "kernels/avx512/poly1305_ifma.hpp"
 #endif
@@ -19,7 +19,7 @@ namespace {
 // Read once, at load: the CPU table's width for this CPU (CPUID is an
 // instruction, so reading it here is safe wherever stitch.so is loaded).
 const size_t kZmmMinBlocks = [] {
-    const size_t n = avx512_rule::ifma_zmm_min_blocks(cpu_features_raw());
+    const size_t n = avx512::ifma_zmm_min_blocks(cpu_features_raw());
     return n < 16 ? 16 : n;  // a two-set zmm run needs one whole group
 }();
 }  // namespace

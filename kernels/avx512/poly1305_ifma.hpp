@@ -19,8 +19,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "kernels/avx2/poly1305_mulx.hpp"
-#include "kernels/avx512/isa.hpp"
+#include "kernels/x86/poly1305_mulx.hpp"
+#include "kernels/isa_avx512.hpp"
 #include "kernels/poly1305.hpp"
 
 // GCC warns that a vector type's attributes are dropped when it is a

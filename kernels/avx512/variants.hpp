@@ -1,19 +1,22 @@
-// The Impl of each build of the AVX-512 sources (kernels/avx512/isa.hpp),
-// for dispatch (native) and the tests (emulated).
+// The Impl of each build of the AVX-512 sources (kernels/isa_avx512.hpp),
+// for the set (avx512/set.cpp: native) and the tests (emulated).
 #pragma once
 
 namespace stitch::kern {
 struct Impl;
-namespace avx512_ifma {
+}
+
+namespace stitch::kern::avx512 {
+namespace ifma {
 const Impl& impl() noexcept;
 }
-namespace avx512 {
+namespace base {
 const Impl& impl() noexcept;
 }
-namespace avx512_ifma_emulated {
+namespace ifma_emulated {
 const Impl& impl() noexcept;
 }
-namespace avx512_emulated {
+namespace base_emulated {
 const Impl& impl() noexcept;
 }
-}  // namespace stitch::kern
+}  // namespace stitch::kern::avx512

@@ -6,7 +6,8 @@
 
 #include "kernels/aead.hpp"
 #include "kernels/bytes.hpp"
-#include "kernels/dispatch.hpp"
+#include "kernels/impl.hpp"
+#include "kernels/verdict.hpp"
 
 namespace stitch::kern {
 
@@ -69,7 +70,7 @@ bool aead_open_record_portable(AeadState& st, const uint8_t* in, uint8_t* out, s
                                const uint8_t tag[16]) noexcept {
     if (len > kShortMax) {
         aead_text_portable(st, Direction::open, in, out, len);
-        return aead_check_tag(st, out, len, tag);
+        return verdict_and_wipe(st, out, len, tag);
     }
     // Short record: one keystream call, MAC the ciphertext, and decrypt only
     // an authentic record.
@@ -86,10 +87,7 @@ bool aead_open_record_portable(AeadState& st, const uint8_t* in, uint8_t* out, s
     poly1305_update(impl, st.mac, in, len);
     // Nothing has been written to out yet, so in == out still holds ciphertext.
     // The keystream is masked to zero on a refusal: the XOR then writes zeros.
-    uint8_t computed[16];
-    aead_final(st, computed);
-    const uint8_t keep = ct_mask(ct_equal(computed, tag, 16));
-    wipe(computed, sizeof(computed));
+    const uint8_t keep = tag_verdict(st, tag);
     for (size_t i = 0; i < len; ++i) out[i] = (in[i] ^ ks[first + i]) & keep;
     wipe(ks, sizeof(ks));
     return keep != 0;

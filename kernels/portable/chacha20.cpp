@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "kernels/bytes.hpp"
-#include "kernels/dispatch.hpp"
+#include "kernels/impl.hpp"
 
 namespace stitch::kern {
 

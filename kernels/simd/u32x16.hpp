@@ -3,14 +3,14 @@
 // stores (whole, or masked to a byte count: a tail needs no byte loop), the
 // transpose from word rows to blocks, and the word rotation of the row
 // layout. Not a general SIMD type. Every member is inlined into its
-// (target-attributed) caller; kernels/avx512/isa.hpp supplies the
+// (target-attributed) caller; kernels/isa_avx512.hpp supplies the
 // intrinsics, native or emulated.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/avx512/isa.hpp"
+#include "kernels/isa_avx512.hpp"
 
 namespace stitch::kern::STITCH_AVX512_NS::simd {
 

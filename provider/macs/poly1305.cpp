@@ -16,7 +16,7 @@
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 
-#include "kernels/dispatch.hpp"
+#include "kernels/impl.hpp"
 #include "kernels/poly1305.hpp"
 #include "provider/ciphers/cipher_common.hpp"
 #include "provider/errors.hpp"

@@ -14,8 +14,11 @@
 #include "ct/ctgrind.hpp"
 #include "kernels/aead.hpp"
 #include "kernels/bytes.hpp"
+#include "kernels/verdict.hpp"
 #include "kernels/dispatch.hpp"
 #include "kernels/openssh.hpp"
+#include "kernels/portable/set.hpp"
+#include "kernels/avx2/set.hpp"
 #include "tests/emulated/emulated_impls.hpp"
 
 namespace {
@@ -284,13 +287,13 @@ private:
 
 int main() {
     const CpuFeatures raw = cpu_features_raw();
-    const Impl* avx2 = avx2_impl();
-    std::printf("cpu (as this process sees it): avx2=%d bmi2=%d adx=%d; avx2_impl: %s\n", raw.avx2, raw.bmi2,
+    const Impl* avx2 = avx2::preferred(raw);
+    std::printf("cpu (as this process sees it): avx2=%d bmi2=%d adx=%d; avx2::preferred: %s\n", raw.avx2, raw.bmi2,
                 raw.adx, avx2 ? "present" : "null");
     Checker(portable_impl(), 1).run();
     // Every AVX2 shape (kernels/avx2/shapes.hpp): each is its own code.
     uint64_t seed = 2;
-    for (const Impl* shape : avx2_impls()) Checker(*shape, seed++).run();
+    for (const Impl* shape : avx2::impls()) Checker(*shape, seed++).run();
     // The AVX-512 set as SIMDe runs it (valgrind executes no AVX-512
     // instruction): the same kernel source, so a branch or index on a secret
     // in its logic shows here too.
@@ -302,7 +305,7 @@ int main() {
     // An x86-64 build always carries the AVX2 kernels: a null here on an
     // AVX2+BMI2 host means they were never checked, which is a failure.
     if (raw.avx2 && raw.bmi2 && !avx2) {
-        std::printf("FAIL avx2_expected: this host has AVX2+BMI2 but avx2_impl() is null\n");
+        std::printf("FAIL avx2_expected: this host has AVX2+BMI2 but avx2::preferred(cpu_features_raw()) is null\n");
         ++g_failures;
     }
 #endif

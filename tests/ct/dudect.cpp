@@ -19,7 +19,9 @@
 #include "ct/welch.hpp"
 #include "kernels/aead.hpp"
 #include "kernels/bytes.hpp"
+#include "kernels/verdict.hpp"
 #include "kernels/dispatch.hpp"
+#include "kernels/portable/set.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 namespace stitch::test {
 
 std::span<const kern::Impl* const> avx512_emulated_impls() noexcept {
-    static const kern::Impl* const both[] = {&kern::avx512_ifma_emulated::impl(), &kern::avx512_emulated::impl()};
+    static const kern::Impl* const both[] = {&kern::avx512::ifma_emulated::impl(), &kern::avx512::base_emulated::impl()};
     return both;
 }
 

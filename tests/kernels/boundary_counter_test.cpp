@@ -24,6 +24,7 @@
 #include "common/seeded_rng.hpp"
 #include "kernels/aead.hpp"
 #include "kernels/dispatch.hpp"
+#include "kernels/portable/set.hpp"
 
 namespace stitch::test {
 namespace {

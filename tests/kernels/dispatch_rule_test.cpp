@@ -7,7 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "kernels/avx512/rule.hpp"
+#include "kernels/avx2/set.hpp"
+#include "kernels/avx512/set.hpp"
 #include "kernels/dispatch.hpp"
 
 namespace stitch::test {
@@ -75,21 +76,21 @@ TEST_P(DispatchTable, PicksTheDocumentedSet) {
     std::string want = row.want;
     // The AVX2 Impl exists only where this machine can run AVX2 (every
     // x86-64 CI machine so far); without it the same CPU row falls to portable.
-    if (want == "avx2" && kern::avx2_impls().empty()) want = "portable";
+    if (want == "avx2" && kern::avx2::impls().empty()) want = "portable";
     EXPECT_EQ(std::string(kern::dispatch_choice(features(row)).name), want) << row.cpu;
 }
 
 // The IFMA Poly1305's zmm width: measured rows carry their own cut-off,
 // every other CPU Zen 4's.
 TEST(DispatchRule, IfmaZmmWidthPerCpu) {
-    EXPECT_EQ(kern::avx512_rule::ifma_zmm_min_blocks(features(kRows[12])), 48u);   // Emerald Rapids
-    EXPECT_EQ(kern::avx512_rule::ifma_zmm_min_blocks(features(kRows[17])), 192u);  // Zen 4
-    EXPECT_EQ(kern::avx512_rule::ifma_zmm_min_blocks(features(kRows[19])), 192u);  // Zen 5, unmeasured
+    EXPECT_EQ(kern::avx512::ifma_zmm_min_blocks(features(kRows[12])), 48u);   // Emerald Rapids
+    EXPECT_EQ(kern::avx512::ifma_zmm_min_blocks(features(kRows[17])), 192u);  // Zen 4
+    EXPECT_EQ(kern::avx512::ifma_zmm_min_blocks(features(kRows[19])), 192u);  // Zen 5, unmeasured
 }
 
 TEST_P(DispatchTable, RowNamesItsEvidence) {
     const Row& row = GetParam();
-    const std::string_view evidence = kern::avx512_rule::evidence(features(row));
+    const std::string_view evidence = kern::avx512::evidence(features(row));
     EXPECT_FALSE(evidence.empty());
     EXPECT_EQ(evidence.find("measured ") == 0 || evidence.find(": measured") != std::string_view::npos, row.measured)
         << row.cpu << ": " << evidence;
@@ -115,16 +116,17 @@ TEST(DispatchRule, NoBmi2NoVectorSet) {
 TEST(DispatchRule, AvxStateNotSavedMeansAvx2) {
     CpuFeatures f = features(kRows[12]);
     f.avx512 = f.avx512ifma = false;
-    const std::string want = kern::avx2_impls().empty() ? "portable" : "avx2";
+    const std::string want = kern::avx2::impls().empty() ? "portable" : "avx2";
     EXPECT_EQ(std::string(kern::dispatch_choice(f).name), want);
 }
 
-// find_impl takes set names and shape labels, and nothing else.
-TEST(DispatchRule, FindImplNames) {
-    EXPECT_STREQ(kern::find_impl("portable")->name, "portable");
-    EXPECT_EQ(kern::find_impl("bogus"), nullptr);
-    EXPECT_EQ(kern::find_impl(""), nullptr);
-    EXPECT_EQ(kern::find_impl("AVX2"), nullptr);
+// allowed_impl takes set names and Impl labels, and nothing else.
+TEST(DispatchRule, AllowedImplNames) {
+    EXPECT_STREQ(kern::allowed_impl("portable")->name, "portable");
+    EXPECT_EQ(kern::allowed_impl("bogus"), nullptr);
+    EXPECT_EQ(kern::allowed_impl(""), nullptr);
+    EXPECT_EQ(kern::allowed_impl("AVX2"), nullptr);
+    EXPECT_EQ(kern::allowed_impl(nullptr), nullptr);
     EXPECT_TRUE(kern::is_kernel_name("avx512-ifma"));
     EXPECT_FALSE(kern::is_kernel_name("avx1024"));
     for (const kern::Impl* impl : kern::runnable_impls()) {

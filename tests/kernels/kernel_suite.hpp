@@ -18,6 +18,7 @@
 #include "common/seeded_rng.hpp"
 #include "common/test_util.hpp"
 #include "kernels/dispatch.hpp"
+#include "kernels/portable/set.hpp"
 
 namespace stitch::test {
 

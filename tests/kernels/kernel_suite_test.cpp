@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <set>
 #include <span>
+#include "kernels/avx2/set.hpp"
 
 namespace stitch::test {
 
@@ -114,7 +115,7 @@ TEST(KernelSets, EverySetThisHostRunsIsTested) {
     };
     const Expected expected[] = {
         {"portable", true, nullptr},
-        {"avx2", __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2"), kern::avx2_impls},
+        {"avx2", __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2"), kern::avx2::impls},
     };
     std::set<std::string> present;
     std::set<const kern::Impl*> tested;

@@ -9,6 +9,7 @@
 
 #include "kernels/avx2/shapes.hpp"
 #include "kernels/dispatch.hpp"
+#include "kernels/avx2/set.hpp"
 
 namespace stitch::test {
 namespace {
@@ -51,11 +52,11 @@ TEST(ShapeTable, ShapesByName) {
     EXPECT_EQ(avx2::shape_named(nullptr), nullptr);
 }
 
-// One Impl per shape, in table order, named after it; avx2_impl() is the one
-// STITCH_AVX2_SHAPE names (CTest runs this again with it set), else the
-// table's shape for this CPU.
+// One Impl per shape, in table order, named after it; the set's rule
+// (avx2::preferred) gives the one STITCH_AVX2_SHAPE names (CTest runs this
+// again with it set), else the table's shape for this CPU.
 TEST(ShapeTable, OneImplPerShapeAndTheChosenOne) {
-    const auto impls = kern::avx2_impls();
+    const auto impls = kern::avx2::impls();
     if (impls.empty()) GTEST_SKIP() << "no AVX2+BMI2 here: the table is checked above, the Impls cannot be";
     ASSERT_EQ(impls.size(), avx2::kShapeCount);
     for (size_t i = 0; i < impls.size(); ++i) {
@@ -65,8 +66,9 @@ TEST(ShapeTable, OneImplPerShapeAndTheChosenOne) {
     const kern::CpuFeatures f = kern::cpu_features_raw();
     const avx2::Shape* forced = avx2::shape_named(std::getenv("STITCH_AVX2_SHAPE"));
     const avx2::Shape& want = forced ? *forced : avx2::shape_for(f.vendor, f.family, f.model);
-    ASSERT_NE(kern::avx2_impl(), nullptr);
-    EXPECT_STREQ(kern::impl_label(*kern::avx2_impl()), want.label);
+    const kern::Impl* chosen = kern::avx2::preferred(f);
+    ASSERT_NE(chosen, nullptr);
+    EXPECT_STREQ(kern::impl_label(*chosen), want.label);
 }
 
 }  // namespace

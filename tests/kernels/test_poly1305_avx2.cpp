@@ -1,4 +1,4 @@
-// The AVX2 vector Poly1305 (kernels/avx2/poly1305_vector.hpp) against the portable
+// The AVX2 vector Poly1305 (kernels/x86/poly1305_vector.hpp) against the portable
 // blocks. The two may leave different representatives of the same value mod
 // p = 2^130 - 5, so states are compared reduced mod p, and every state the
 // vector code leaves is checked to be in the range poly1305_final and the
@@ -6,7 +6,7 @@
 // Impl::poly1305_blocks (MULX below the shape's vector_poly_min, vector from
 // there), and the vector path forced for every size (or short inputs would
 // only ever reach the MULX code).
-#include "kernels/avx2/poly1305_vector.hpp"
+#include "kernels/x86/poly1305_vector.hpp"
 
 #include <gtest/gtest.h>
 
@@ -22,6 +22,8 @@
 #include "kernels/dispatch.hpp"
 #include "common/test_util.hpp"
 #include "kernels/poly1305.hpp"
+#include "kernels/portable/set.hpp"
+#include "kernels/avx2/set.hpp"
 
 namespace stitch::test {
 namespace {
@@ -38,7 +40,7 @@ struct Entry {
 // The forced vector path, then each AVX2 shape's dispatching entry.
 std::vector<Entry> entries() {
     std::vector<Entry> v{{"poly1305_blocks_avx2_vector", &kern::poly1305_blocks_avx2_vector}};
-    for (const kern::Impl* impl : kern::avx2_impls())
+    for (const kern::Impl* impl : kern::avx2::impls())
         v.push_back({std::string(kern::impl_label(*impl)) + " poly1305_blocks", impl->poly1305_blocks});
     return v;
 }
@@ -114,7 +116,7 @@ Bytes max_r_key(Rng& rng) {
 class Poly1305Avx2 : public ::testing::Test {
 protected:
     void SetUp() override {
-        if (kern::avx2_impls().empty())
+        if (kern::avx2::impls().empty())
             GTEST_FAIL() << "this host lacks AVX2+BMI2 (or the OS does not save ymm state); "
                             "the AVX2 vector Poly1305 cannot be tested here";
     }

@@ -4,6 +4,7 @@
 // provider's ChaCha20 and POLY1305 (openssh_composition.hpp).
 #include "kernels/dispatch.hpp"
 #include "kernels/openssh.hpp"
+#include "kernels/portable/set.hpp"
 #include "openssh_composition.hpp"
 #include "openssh_kernels.hpp"
 

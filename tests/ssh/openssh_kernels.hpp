@@ -11,6 +11,8 @@
 #include "kernels/bytes.hpp"
 #include "kernels/dispatch.hpp"
 #include "kernels/openssh.hpp"
+#include "kernels/portable/set.hpp"
+#include "kernels/avx2/set.hpp"
 
 namespace stitch::test {
 
@@ -19,15 +21,16 @@ struct KernelUnderTest {
     const kern::Impl* impl;
 };
 
-// portable_impl() always; avx2_impl() wherever the CPU can run it. A host
-// that has AVX2 and BMI2 (as the compiler's own CPU check sees it) but no
-// avx2_impl() is a failure by name: that path would otherwise go untested.
+// portable_impl() always; the AVX2 set's shape for this CPU wherever the CPU
+// can run it. A host that has AVX2 and BMI2 (as the compiler's own CPU check
+// sees it) but no AVX2 Impl is a failure by name: that path would otherwise
+// go untested.
 inline std::vector<KernelUnderTest> openssh_kernels() {
     std::vector<KernelUnderTest> v{{"portable_impl()", &kern::portable_impl()}};
-    if (const kern::Impl* avx2 = kern::avx2_impl()) {
-        v.push_back({"avx2_impl()", avx2});
+    if (const kern::Impl* avx2 = kern::avx2::preferred(kern::cpu_features_raw())) {
+        v.push_back({"avx2::preferred()", avx2});
     } else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2")) {
-        ADD_FAILURE() << "this host has AVX2 and BMI2 but avx2_impl() is null: the AVX2 OpenSSH path is untested";
+        ADD_FAILURE() << "this host has AVX2 and BMI2 but avx2::preferred() is null: the AVX2 OpenSSH path is untested";
     }
     return v;
 }

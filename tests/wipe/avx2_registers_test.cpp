@@ -23,6 +23,8 @@
 #include "kernels/chacha20.hpp"
 #include "kernels/dispatch.hpp"
 #include "kernels/poly1305.hpp"
+#include "kernels/portable/set.hpp"
+#include "kernels/avx2/set.hpp"
 
 namespace stitch::test {
 namespace {
@@ -115,7 +117,7 @@ TEST(Avx2RegistersHost, HasTheAvx2Set) {
     __builtin_cpu_init();
     if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("bmi2"))
         GTEST_FAIL() << "this host lacks AVX2+BMI2: the vector registers after the AVX2 kernels cannot be checked";
-    if (kern::avx2_impls().empty())
+    if (kern::avx2::impls().empty())
         GTEST_FAIL() << "no AVX2 Impl on an AVX2+BMI2 host: the AVX2 kernel set is missing";
 }
 
@@ -128,7 +130,7 @@ protected:
 };
 
 std::vector<const Impl*> avx2_shapes() {
-    const auto all = kern::avx2_impls();
+    const auto all = kern::avx2::impls();
     return {all.begin(), all.end()};
 }
 

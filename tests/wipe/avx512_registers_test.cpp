@@ -21,6 +21,8 @@
 #include "kernels/chacha20.hpp"
 #include "kernels/dispatch.hpp"
 #include "kernels/poly1305.hpp"
+#include "kernels/portable/set.hpp"
+#include "kernels/avx512/set.hpp"
 
 namespace stitch::test {
 namespace {
@@ -132,7 +134,7 @@ TEST(Avx512RegistersHost, HasTheAvx512SetWhereTheCpuDoes) {
         std::printf("this host has no AVX-512: no zmm or opmask registers to check (the SIMDe build uses ymm)\n");
         return;
     }
-    if (kern::avx512_impls().empty()) GTEST_FAIL() << "an AVX-512 host, but no AVX-512 Impl: the set is missing";
+    if (kern::avx512::impls().empty()) GTEST_FAIL() << "an AVX-512 host, but no AVX-512 Impl: the set is missing";
 }
 
 class Avx512Registers : public ::testing::TestWithParam<const Impl*> {
@@ -142,7 +144,7 @@ protected:
 };
 
 std::vector<const Impl*> avx512_sets() {
-    const auto all = kern::avx512_impls();
+    const auto all = kern::avx512::impls();
     return {all.begin(), all.end()};
 }
 

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "kernels/dispatch.hpp"
+#include "kernels/cpu.hpp"
 #include "tools/stitch-check/loader.hpp"
 #include "tools/stitch-check/report.hpp"
 #include "tools/stitch-check/rows.hpp"

@@ -15,17 +15,17 @@
 // The state arrives and leaves in Poly1305State's 64-bit limbs, so each call
 // converts in and out and computes r^2..r^8 again (the state has no room to
 // keep them): about 200 cycles, which is why short inputs take the scalar
-// MULX code (Shape::vector_poly_min). Past that, on Zen 5: 0.39 cycles per
+// MULX code (the AVX2 set's Shape::vector_poly_min, the AVX-512 set's
+// kVectorPolyMinBlocks). Past that, on Zen 5: 0.39 cycles per
 // byte at 16-64 KiB, against 0.89 for MULX.
-#include "kernels/avx2/poly1305_vector.hpp"
+#include "kernels/x86/poly1305_vector.hpp"
 
 #include <immintrin.h>
 
 #include <cstddef>
 
-#include "kernels/avx2/kernels.hpp"
 #include "kernels/bytes.hpp"
-#include "kernels/avx2/poly1305_mulx.hpp"
+#include "kernels/x86/poly1305_mulx.hpp"
 
 namespace stitch::kern {
 namespace {
@@ -454,21 +454,5 @@ void poly1305_blocks_avx2_vector(Poly1305State& st, const uint8_t* in, size_t nb
     // pass h through an xmm register on its way to `st`.
     _mm256_zeroall();
 }
-
-namespace {
-
-// Impl::poly1305_blocks of a shape.
-template <const avx2::Shape& S>
-STITCH_TARGET_AVX2_BMI2 void poly1305_blocks(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept {
-    if (nblocks < S.vector_poly_min)
-        poly1305_blocks_mulx(st, in, nblocks);  // clears the vector registers itself
-    else
-        poly1305_blocks_avx2_vector(st, in, nblocks);
-}
-
-}  // namespace
-
-const PerShape<Poly1305BlocksFn> poly1305_blocks_avx2_shaped =
-    avx2::for_each_shape<Poly1305BlocksFn>([]<const avx2::Shape& S>() { return &poly1305_blocks<S>; });
 
 }  // namespace stitch::kern

@@ -1,7 +1,7 @@
 // Stand-ins for the few intrinsics the AVX-512 kernels use that SIMDe 0.7.4
 // lacks: byte-masked loads and stores, a word shuffle, a lane sum, and
 // IFMA's 52-bit multiply-adds.
-// Only the emulated test build includes this (kernels/avx512/isa.hpp); each
+// Only the emulated test build includes this (kernels/isa_avx512.hpp); each
 // is the instruction's definition written lane by lane.
 #pragma once
 

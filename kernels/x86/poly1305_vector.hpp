@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/avx2/poly1305_mulx.hpp"
+#include "kernels/x86/poly1305_mulx.hpp"
 #include "kernels/isa.hpp"
 #include "kernels/poly1305.hpp"
 
@@ -16,11 +16,12 @@ namespace stitch::kern {
 
 // Absorbs `nblocks` full 16-byte blocks (each with the 2^128 bit), the
 // first nblocks % 4 through MULX, the rest four blocks a step. Needs AVX2
-// and BMI2 (check cpu_features_raw() or take it from avx2_impl()). Takes h
+// and BMI2 (check cpu_features_raw()): the AVX2 set and the AVX-512 set
+// without IFMA both call it. Takes h
 // with h2 <= 7, as the MULX blocks do (every kernel leaves h2 <= 4), and
 // leaves h2 <= 4. The vector set-up (r^2..r^8, the base changes, the lane
-// sum: about 200 cycles on Zen 5) makes it worth it only from
-// Shape::vector_poly_min blocks; Impl::poly1305_blocks chooses.
+// sum: about 200 cycles on Zen 5) makes it worth it only from a run length
+// each set measured (its Impl::poly1305_blocks chooses).
 STITCH_TARGET_AVX2_BMI2 void poly1305_blocks_avx2_vector(Poly1305State& st, const uint8_t* in,
                                                          size_t nblocks) noexcept;
 

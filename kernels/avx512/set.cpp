@@ -1,18 +1,18 @@
-// When dispatch chooses the AVX-512 set: a table keyed by CPUID vendor,
+// The AVX-512 set's Impls and its rule: a table keyed by CPUID vendor,
 // family and model, each row saying whether stitch measured the choice there
 // and on what. A CPU no row names follows OpenSSL's default provider: where
 // libcrypto runs its AVX-512 ChaCha20 and Poly1305 (every CPU with the
 // features but Skylake-SP), stitch runs its AVX-512 set too, so the two
-// compete at the same vector width.
-#include "kernels/avx512/rule.hpp"
+// compete at the same vector width (docs/choosing-kernels.md).
+#include "kernels/avx512/set.hpp"
 
 #include "kernels/avx512/variants.hpp"
 
-namespace stitch::kern::avx512_rule {
+namespace stitch::kern::avx512 {
 
 namespace {
 
-enum class Choice : uint8_t { none, widest };
+enum class Choice : uint8_t { never, widest };
 
 struct Row {
     CpuVendor vendor;
@@ -25,21 +25,22 @@ struct Row {
     const char* evidence;
 };
 
-// Where no row says otherwise: the width table measured on Zen 4
-// (kernels/avx512/kernels.hpp), whose zmm IFMA runs at half rate.
+// Where no row says otherwise: the width measured on Zen 4 (avx512/kernels.hpp),
+// whose zmm IFMA runs at half rate.
 constexpr size_t kDefaultIfmaZmmMinBlocks = 192;
 
-// First match wins.
+// First match wins. Families and models as CPUID reports them (kernels/cpu.cpp).
 constexpr Row kRows[] = {
     // OpenSSL's x86_64cpuid.pl clears AVX512F on this model (the core clock
     // drops under 512-bit multiply work), so its default provider runs AVX2
-    // Poly1305 and 256-bit ChaCha20 there; stitch keeps its AVX2 set.
-    {CpuVendor::intel, 6, 0x55, 0x55, Choice::none, 0,
+    // Poly1305 and 256-bit ChaCha20 there; stitch never runs the set there,
+    // not even when asked for.
+    {CpuVendor::intel, 6, 0x55, 0x55, Choice::never, 0,
      "Skylake-SP, Cascade Lake, Cooper Lake: never (OpenSSL avoids AVX-512 there); not measured"},
     // Two 512-bit IFMA pipes: two sets of eight zmm lanes beat two sets of
-    // four ymm lanes from 48 blocks (init, blocks and final per call:
-    // 107 against 116 ns at 48 blocks, 161 against 198 at 96, 198 against
-    // 244 at 128; equal at 32).
+    // four ymm lanes from 48 blocks (init, blocks and final per call: 107
+    // against 116 ns at 48 blocks, 161 against 198 at 96, 198 against 244
+    // at 128; equal at 32).
     {CpuVendor::intel, 6, 0xcf, 0xcf, Choice::widest, 48,
      "Emerald Rapids: measured 2026-12-02 on a Xeon (2 vCPUs): avx512-ifma against the default as it "
      "comes 1.12-1.22x at 16-64 KiB, against the avx2 set's 0.35-0.59x (docs/benchmarks.md)"},
@@ -60,14 +61,30 @@ const Row* row_for(const CpuFeatures& f) noexcept {
 
 }  // namespace
 
-const Impl* preferred(const CpuFeatures& f) noexcept {
+std::span<const Impl* const> impls() noexcept {
+    static const Impl* const both[] = {&ifma::impl(), &base::impl()};
+    const CpuFeatures f = cpu_features_raw();
+    if (!f.avx512 || !f.bmi2) return {};
+    if (!f.avx512ifma) return std::span<const Impl* const>(both + 1, 1);
+    return both;
+}
+
+// Decided from the features alone (not from impls(), which reads this CPU),
+// so tests can ask about CPUs this machine is not.
+const Impl* allowed(const CpuFeatures& f) noexcept {
     if (!f.avx512 || !f.bmi2) return nullptr;
-    const Row* row = row_for(f);
-    if (row && row->choice == Choice::none) return nullptr;
-    // Measured or not, the widest variant the features allow: IFMA Poly1305
-    // where the CPU has it (as OpenSSL's poly1305_blocks_vpmadd52), else the
-    // AVX-512 ChaCha20 with the AVX2 Poly1305.
-    return f.avx512ifma ? &avx512_ifma::impl() : &avx512::impl();
+    if (const Row* row = row_for(f); row && row->choice == Choice::never) return nullptr;
+    // The widest variant the features allow: IFMA Poly1305 where the CPU has
+    // it (as OpenSSL's poly1305_blocks_vpmadd52), else the AVX-512 ChaCha20
+    // with the four-lane AVX2 Poly1305.
+    return f.avx512ifma ? &ifma::impl() : &base::impl();
+}
+
+// Measured or not, wherever the set may run: see the header comment.
+const Impl* preferred(const CpuFeatures& f) noexcept { return allowed(f); }
+
+bool allows(const CpuFeatures& f, const Impl& impl) noexcept {
+    return allowed(f) && (&impl != &ifma::impl() || f.avx512ifma);
 }
 
 size_t ifma_zmm_min_blocks(const CpuFeatures& f) noexcept {
@@ -81,4 +98,4 @@ const char* evidence(const CpuFeatures& f) noexcept {
     return "not measured: follows OpenSSL's default provider, which runs AVX-512 here";
 }
 
-}  // namespace stitch::kern::avx512_rule
+}  // namespace stitch::kern::avx512

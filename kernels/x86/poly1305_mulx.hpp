@@ -1,4 +1,4 @@
-// Poly1305 (RFC 8439 §2.5.1) block arithmetic for the AVX2 kernel set, in the
+// Poly1305 (RFC 8439 §2.5.1) block arithmetic for the x86 sets (AVX2, AVX-512), in the
 // same 64-bit limbs and the same partial reduction as portable/poly1305.cpp,
 // so a Poly1305State moves between kernels bit for bit. Split into small
 // stages (add the block, multiply, fold 2^130) so the stitched kernels can

@@ -1,0 +1,43 @@
+// The contract every kernel set fills: one table of function pointers per
+// set (and per tuning, where a set has several). The message state machines
+// (aead.cpp, poly1305's buffering in portable/poly1305.cpp) call through it;
+// which table a process uses is dispatch's business (dispatch.hpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/aead.hpp"
+#include "kernels/chacha20.hpp"
+#include "kernels/poly1305.hpp"
+
+namespace stitch::kern {
+
+struct Impl {
+    const char* name;  // "portable", "avx2", "avx512-ifma", "avx512": reported by the provider's `kernel` param
+
+    // ChaCha20 over whole blocks; see chacha20_blocks_portable for the contract.
+    void (*chacha20_blocks)(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t nblocks) noexcept;
+
+    // Poly1305 over whole 16-byte blocks.
+    void (*poly1305_blocks)(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept;
+
+    // The one pass over AEAD text; see aead_text_portable for the contract.
+    void (*aead_text)(AeadState& st, Direction dir, const uint8_t* in, uint8_t* out, size_t len) noexcept;
+
+    // Whole-record open: verifies before it decrypts where the record is short.
+    // See aead_open_record_portable. Every implementation takes its verdict
+    // from kernels/verdict.hpp.
+    bool (*aead_open_record)(AeadState& st, const uint8_t* in, uint8_t* out, size_t len,
+                             const uint8_t tag[16]) noexcept;
+
+    // Set and shape, "avx2/zen4", where a set has one Impl per tuning
+    // (avx2/shapes.hpp); null where name says it all. See impl_label().
+    const char* label = nullptr;
+};
+
+// What tests and benchmarks call an Impl: its label, else its name. Labels
+// are unique among the Impls of a build.
+inline const char* impl_label(const Impl& impl) noexcept { return impl.label ? impl.label : impl.name; }
+
+}  // namespace stitch::kern

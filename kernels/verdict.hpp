@@ -1,0 +1,61 @@
+// The tag verdict, written once: the constant-time compare of the 16-byte
+// tag, the verdict as a byte mask, and the wipe of a refused record. Every
+// kernel set's whole-record open (Impl::aead_open_record) and the
+// provider's finish take their verdict here, and nothing else in kernels/
+// or provider/ compares tags or clears a refused record (docs/security.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/bytes.hpp"
+
+namespace stitch::kern {
+
+struct AeadState;
+
+inline constexpr size_t kTagBytes = 16;
+
+// 1 when a[0..n) == b[0..n), else 0; the time depends only on n.
+inline int ct_equal(const uint8_t* a, const uint8_t* b, size_t n) noexcept {
+    uint32_t diff = 0;
+    for (size_t i = 0; i < n; ++i) diff |= uint32_t(a[i] ^ b[i]);
+    // Branch-free: (diff - 1) has bit 31 set only when diff was 0 (diff < 256).
+    return int(((diff - 1u) >> 31) & 1u);
+}
+
+// 0xff when ok is 1, 0x00 when ok is 0: selects without a branch.
+inline uint8_t ct_mask(int ok) noexcept { return uint8_t(0u - uint32_t(ok)); }
+
+// Ends the message (aead_final), compares the computed tag with `tag`, all
+// 16 bytes in constant time, wipes the computed tag (on a forgery it is the
+// tag that would have passed) and returns the verdict as a mask: 0xff for an
+// authentic message, 0x00 for a refused one. Callers apply the mask; they do
+// not branch on it.
+uint8_t tag_verdict(AeadState& st, const uint8_t tag[kTagBytes]) noexcept;
+
+// The wipe of a refused record whose output was written before its verdict:
+// out[0..len) &= keep, with no branch on keep. Inlined into each set's
+// caller, so it runs at that caller's vector width: the 32-byte steps are
+// four 8-byte words that the compilers' SLP pass fuses into one ymm AND
+// inside an AVX2 function, two xmm ones elsewhere.
+[[gnu::always_inline]] inline void wipe_refused(uint8_t* out, size_t len, uint8_t keep) noexcept {
+    const uint64_t wide = 0x0101010101010101ull * keep;
+    size_t i = 0;
+    for (; i + 32 <= len; i += 32) {
+        const uint64_t w0 = load_le64(out + i) & wide, w1 = load_le64(out + i + 8) & wide;
+        const uint64_t w2 = load_le64(out + i + 16) & wide, w3 = load_le64(out + i + 24) & wide;
+        store_le64(out + i, w0);
+        store_le64(out + i + 8, w1);
+        store_le64(out + i + 16, w2);
+        store_le64(out + i + 24, w3);
+    }
+    for (; i + 8 <= len; i += 8) store_le64(out + i, load_le64(out + i) & wide);
+    for (; i < len; ++i) out[i] &= keep;
+}
+
+// Both, for a record decrypted before its verdict (the one pass): true when
+// authentic; on a refusal out[0..len) holds zeros.
+bool verdict_and_wipe(AeadState& st, uint8_t* out, size_t len, const uint8_t tag[kTagBytes]) noexcept;
+
+}  // namespace stitch::kern

@@ -21,28 +21,28 @@ struct KernelSet {
     std::span<const Impl* const> (*impls)() noexcept;
     const Impl* (*allowed)(const CpuFeatures& masked) noexcept;
     const Impl* (*preferred)(const CpuFeatures& masked) noexcept;
+    bool (*allows)(const CpuFeatures& masked, const Impl& impl) noexcept;
 };
 
 // In order of preference: the first set whose preferred() is not null wins.
 // portable prefers itself everywhere, so the list always ends in a choice.
 constexpr KernelSet kSets[] = {
-    {"avx512", avx512::impls, avx512::allowed, avx512::preferred},
-    {"avx2", avx2::impls, avx2::allowed, avx2::preferred},
-    {"portable", portable::impls, portable::allowed, portable::preferred},
+    {"avx512", avx512::impls, avx512::allowed, avx512::preferred, avx512::allows},
+    {"avx2", avx2::impls, avx2::allowed, avx2::preferred, avx2::allows},
+    {"portable", portable::impls, portable::allowed, portable::preferred, portable::allows},
 };
 
-// STITCH_KERNEL=<set> gets the set's own choice for this CPU where it is
-// allowed; STITCH_KERNEL=<label> gets that Impl where its set is allowed.
-// Anything else (a set not allowed after STITCH_CLEAR_CPUID, a label this
-// CPU cannot run) is ignored.
+// An Impl's label ("avx512-ifma", "avx512", "avx2/zen4", "portable") gets
+// that Impl where its set allows it on this CPU; a set's name that is no
+// Impl's label ("avx2") gets the set's own choice for this CPU. Anything else
+// (a set or variant not allowed after STITCH_CLEAR_CPUID, a label this CPU
+// cannot run) gets nothing.
 const Impl* asked_for(std::string_view want, const CpuFeatures& f) noexcept {
     for (const KernelSet& set : kSets)
-        if (want == set.name) return set.allowed(f);
-    for (const KernelSet& set : kSets) {
-        if (!set.allowed(f)) continue;
         for (const Impl* impl : set.impls())
-            if (want == impl_label(*impl)) return impl;
-    }
+            if (want == impl_label(*impl)) return set.allows(f, *impl) ? impl : nullptr;
+    for (const KernelSet& set : kSets)
+        if (want == set.name) return set.allowed(f);
     return nullptr;
 }
 
@@ -77,14 +77,33 @@ const Impl* find_impl(const char* name) noexcept {
     return nullptr;
 }
 
+const Impl* allowed_impl(const char* name) noexcept { return name ? asked_for(name, cpu_features()) : nullptr; }
+
+bool is_kernel_name(const char* name) noexcept {
+    if (!name) return false;
+    const std::string_view want(name);
+    for (const KernelSet& set : kSets)
+        if (want == set.name) return true;
+    // The AVX-512 variant with IFMA has a name of its own; shapes are known
+    // by the labels of the Impls this CPU runs.
+    if (want == "avx512-ifma") return true;
+    for (const Impl* impl : runnable_impls())
+        if (want == impl_label(*impl)) return true;
+    return false;
+}
+
+const Impl& dispatch_choice(const CpuFeatures& f) noexcept {
+    for (const KernelSet& set : kSets)
+        if (const Impl* impl = set.preferred(f)) return *impl;
+    return portable_impl();
+}
+
 const Impl& active_impl() noexcept {
     static const Impl* const chosen = [] {
         const CpuFeatures f = cpu_features();
         if (const char* want = std::getenv("STITCH_KERNEL"))
             if (const Impl* impl = asked_for(want, f)) return impl;
-        for (const KernelSet& set : kSets)
-            if (const Impl* impl = set.preferred(f)) return impl;
-        return &portable_impl();
+        return &dispatch_choice(f);
     }();
     return *chosen;
 }

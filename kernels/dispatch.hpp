@@ -24,6 +24,23 @@ const Impl& active_impl() noexcept;
 // whatever dispatch chose.
 std::span<const Impl* const> runnable_impls() noexcept;
 
+// The Impl `name` (a set name, "avx512-ifma", or a label, "avx2/zen4") asks
+// for, if this process may run it: its set allowed on this CPU after the
+// STITCH_CLEAR_CPUID mask; else nullptr. A set name gets the set's own
+// choice for this CPU. STITCH_KERNEL and openssl.cnf's `kernel` setting
+// both go through it.
+const Impl* allowed_impl(const char* name) noexcept;
+
+// Whether `name` names a kernel set or an Impl this build has, whatever the
+// CPU: tells an unknown word from a set this CPU cannot run.
+bool is_kernel_name(const char* name) noexcept;
+
+// The Impl dispatch picks, STITCH_KERNEL aside, for a CPU with the (masked)
+// features f: the first set of the list whose rule prefers itself. Pure, so
+// tests can ask about CPUs this machine is not; active_impl() asks once
+// about this one.
+const Impl& dispatch_choice(const CpuFeatures& f) noexcept;
+
 // The runnable Impl whose label is `name` ("avx2/zen4", "avx512-ifma"), else
 // the first whose name is (`avx2`: its first shape); nullptr if none.
 const Impl* find_impl(const char* name) noexcept;

@@ -6,10 +6,13 @@
 #include <openssl/params.h>
 
 #include <array>
+#include <cstdio>
+#include <string_view>
 
 #include "provider/ciphers/ciphers.hpp"
 #include "provider/kdfs/kdfs.hpp"
 #include "provider/macs/macs.hpp"
+#include "provider/errors.hpp"
 #include "provider/params.hpp"
 #include "provider/provider.hpp"
 #include "provider/reasons.hpp"
@@ -96,6 +99,34 @@ void teardown(void* provctx) noexcept {
     OPENSSL_free(prov);
 }
 
+// The kernel set for this load: openssl.cnf's `kernel = ...` in the
+// provider's section when it names one, else dispatch's choice (the CPU
+// table, or STITCH_KERNEL). A name that is unknown, or a set this CPU cannot
+// run, stops the load with an error: the administrator asked for that set,
+// and running another one instead would hide the mistake.
+bool choose_kernel(Provider& prov, OSSL_FUNC_core_get_params_fn* core_get_params) noexcept {
+    const char* wanted = nullptr;
+    if (core_get_params) {
+        OSSL_PARAM request[] = {OSSL_PARAM_utf8_ptr(kParamKernel, const_cast<char**>(&wanted), 0), OSSL_PARAM_END};
+        if (!core_get_params(prov.handle, request)) wanted = nullptr;
+    }
+    if (!wanted || !*wanted || std::string_view(wanted) == "auto") {
+        prov.impl = &kern::active_impl();
+        return true;
+    }
+    prov.impl = kern::allowed_impl(wanted);
+    if (prov.impl) return true;
+    const bool known = kern::is_kernel_name(wanted);
+    // The core loads a provider's reason strings only once it has started,
+    // so the detail carries the whole explanation.
+    char detail[192];
+    std::snprintf(detail, sizeof(detail), known ? "kernel = %.64s: this CPU cannot run that kernel set; stitch not started"
+                                                : "kernel = %.64s: unknown kernel set (auto, avx512-ifma, avx512, avx2, portable); stitch not started",
+                  wanted);
+    raise_detail(prov, known ? R_KERNEL_NOT_RUNNABLE : R_UNKNOWN_KERNEL, detail);
+    return false;
+}
+
 const OSSL_DISPATCH kProviderFunctions[] = {
     STITCH_DISPATCH(OSSL_FUNC_PROVIDER_TEARDOWN, OSSL_FUNC_provider_teardown_fn, teardown),
     STITCH_DISPATCH(OSSL_FUNC_PROVIDER_GETTABLE_PARAMS, OSSL_FUNC_provider_gettable_params_fn, gettable_params),
@@ -125,16 +156,22 @@ extern "C" __attribute__((visibility("default"))) int OSSL_provider_init(const O
         OPENSSL_free(prov);
         return 0;
     }
+    OSSL_FUNC_core_get_params_fn* core_get_params = nullptr;
     for (; in && in->function_id != 0; ++in) {
         switch (in->function_id) {
             case OSSL_FUNC_CORE_NEW_ERROR: prov->new_error = OSSL_FUNC_core_new_error(in); break;
             case OSSL_FUNC_CORE_SET_ERROR_DEBUG: prov->set_error_debug = OSSL_FUNC_core_set_error_debug(in); break;
             case OSSL_FUNC_CORE_VSET_ERROR: prov->vset_error = OSSL_FUNC_core_vset_error(in); break;
+            case OSSL_FUNC_CORE_GET_PARAMS: core_get_params = OSSL_FUNC_core_get_params(in); break;
             default: break;
         }
     }
     // Dispatch is decided here, at load, and never per record.
-    prov->impl = &stitch::kern::active_impl();
+    if (!choose_kernel(*prov, core_get_params)) {
+        CRYPTO_THREAD_lock_free(prov->child_lock);
+        OPENSSL_free(prov);
+        return 0;
+    }
     prov->sha2 = &stitch::kern::sha2_active_impl();
     *out = kProviderFunctions;
     *provctx = prov;

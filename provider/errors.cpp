@@ -25,4 +25,11 @@ void raise(const Provider& prov, Reason reason, const char* file, int line) noex
     set_error(prov, reason, nullptr);
 }
 
+void raise_detail(const Provider& prov, Reason reason, const char* detail, const char* file, int line) noexcept {
+    if (!prov.new_error || !prov.set_error_debug || !prov.vset_error) return;
+    prov.new_error(prov.handle);
+    prov.set_error_debug(prov.handle, file, line, nullptr);
+    set_error(prov, reason, "%s", detail ? detail : "");
+}
+
 }  // namespace stitch::prov

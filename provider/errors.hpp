@@ -15,6 +15,11 @@ namespace stitch::prov {
 void raise(const Provider& prov, Reason reason, const char* file = __builtin_FILE(),
            int line = __builtin_LINE()) noexcept;
 
+// raise() with a detail the error queue shows after the reason, e.g. the
+// configured value that was refused.
+void raise_detail(const Provider& prov, Reason reason, const char* detail, const char* file = __builtin_FILE(),
+                  int line = __builtin_LINE()) noexcept;
+
 // raise() shaped for a callback's return statement: `return refuse(prov, R_X);`
 inline int refuse(const Provider& prov, Reason reason, const char* file = __builtin_FILE(),
                   int line = __builtin_LINE()) noexcept {

@@ -67,4 +67,6 @@ const Impl* allowed(const CpuFeatures& f) noexcept {
 // the measured part (the table in avx2/shapes.cpp).
 const Impl* preferred(const CpuFeatures& f) noexcept { return allowed(f); }
 
+bool allows(const CpuFeatures& f, const Impl&) noexcept { return allowed(f) != nullptr; }
+
 }  // namespace stitch::kern::avx2

@@ -21,4 +21,7 @@ std::span<const Impl* const> impls() noexcept;
 const Impl* allowed(const CpuFeatures& masked) noexcept;
 const Impl* preferred(const CpuFeatures& masked) noexcept;
 
+// Whether the masked features let this CPU run `impl` (any of impls()).
+bool allows(const CpuFeatures& masked, const Impl& impl) noexcept;
+
 }  // namespace stitch::kern::avx2

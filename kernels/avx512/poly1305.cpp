@@ -7,11 +7,23 @@
 #include "kernels/x86/poly1305_vector.hpp"
 #include "kernels/avx512/chacha20.hpp"
 #include "kernels/avx512/kernels.hpp"
+#include "kernels/avx512/set.hpp"
 #if STITCH_AVX512_IFMA
 #include "kernels/avx512/poly1305_ifma.hpp"
 #endif
 
 namespace stitch::kern::STITCH_AVX512_NS {
+
+#if STITCH_AVX512_IFMA
+namespace {
+// Read once, at load: the CPU table's width for this CPU (CPUID is an
+// instruction, so reading it here is safe wherever stitch.so is loaded).
+const size_t kZmmMinBlocks = [] {
+    const size_t n = avx512::ifma_zmm_min_blocks(cpu_features_raw());
+    return n < 16 ? 16 : n;  // a two-set zmm run needs one whole group
+}();
+}  // namespace
+#endif
 
 void poly1305_blocks(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept {
     clean_upper();
@@ -35,7 +47,7 @@ void poly1305_blocks(Poly1305State& st, const uint8_t* in, size_t nblocks) noexc
         } else {
             // What whole groups leave over on four lanes first, then groups
             // of 2L blocks on two sets of L lanes.
-            const size_t group = nblocks < kIfmaZmmMinBlocks ? 8 : 16;
+            const size_t group = nblocks < kZmmMinBlocks ? 8 : 16;
             if (const size_t fours = nblocks % group / 4; fours > 0) {
                 ifma::absorb4(st, ifma::powers4(f), in, fours);
                 in += 4 * fours * kPolyBlock;

@@ -1,4 +1,9 @@
-// The AVX-512 set's Impls and its rule.
+// The AVX-512 set's Impls and its rule: a table keyed by CPUID vendor,
+// family and model, each row saying whether stitch measured the choice there
+// and on what. A CPU no row names follows OpenSSL's default provider: where
+// libcrypto runs its AVX-512 ChaCha20 and Poly1305 (every CPU with the
+// features but Skylake-SP), stitch runs its AVX-512 set too, so the two
+// compete at the same vector width (docs/choosing-kernels.md).
 #include "kernels/avx512/set.hpp"
 
 #include "kernels/avx512/variants.hpp"
@@ -7,18 +12,52 @@ namespace stitch::kern::avx512 {
 
 namespace {
 
-// Intel family 6 model 0x55 (Skylake-SP, Cascade Lake): the core clock drops
-// under 512-bit multiply work, and OpenSSL's default provider turns its
-// AVX-512 code off there too. Never run there, even when asked for.
-bool clock_drops(const CpuFeatures& f) noexcept {
-    return f.vendor == CpuVendor::intel && f.family == 6 && f.model == 0x55;
-}
+enum class Choice : uint8_t { never, widest };
 
-// Families where the set was measured faster than the AVX2 set beside the
-// default provider (bench/stitch_bench; docs/benchmarks.md):
-//   AMD family 0x19 (Zen 4): measured on an EPYC, model 0x11.
-// Everywhere else it runs only when asked for (STITCH_KERNEL=avx512).
-bool measured_faster(const CpuFeatures& f) noexcept { return f.vendor == CpuVendor::amd && f.family == 0x19; }
+struct Row {
+    CpuVendor vendor;
+    uint32_t family;
+    uint32_t model_lo, model_hi;  // inclusive
+    Choice choice;
+    // IFMA Poly1305 runs of at least this many blocks take two sets of
+    // eight zmm lanes (below: two sets of four ymm lanes); 0 for the default.
+    size_t ifma_zmm_min_blocks;
+    const char* evidence;
+};
+
+// Where no row says otherwise: the width measured on Zen 4 (avx512/kernels.hpp),
+// whose zmm IFMA runs at half rate.
+constexpr size_t kDefaultIfmaZmmMinBlocks = 192;
+
+// First match wins. Families and models as CPUID reports them (kernels/cpu.cpp).
+constexpr Row kRows[] = {
+    // OpenSSL's x86_64cpuid.pl clears AVX512F on this model (the core clock
+    // drops under 512-bit multiply work), so its default provider runs AVX2
+    // Poly1305 and 256-bit ChaCha20 there; stitch never runs the set there,
+    // not even when asked for.
+    {CpuVendor::intel, 6, 0x55, 0x55, Choice::never, 0,
+     "Skylake-SP, Cascade Lake, Cooper Lake: never (OpenSSL avoids AVX-512 there); not measured"},
+    // Two 512-bit IFMA pipes: two sets of eight zmm lanes beat two sets of
+    // four ymm lanes from 48 blocks (init, blocks and final per call: 107
+    // against 116 ns at 48 blocks, 161 against 198 at 96, 198 against 244
+    // at 128; equal at 32).
+    {CpuVendor::intel, 6, 0xcf, 0xcf, Choice::widest, 48,
+     "Emerald Rapids: measured 2026-12-02 on a Xeon (2 vCPUs): avx512-ifma against the default as it "
+     "comes 1.12-1.22x at 16-64 KiB, against the avx2 set's 0.35-0.59x (docs/benchmarks.md)"},
+    {CpuVendor::intel, 6, 0x8f, 0x8f, Choice::widest, 48,
+     "Sapphire Rapids: as Emerald Rapids, same core; not measured"},
+    {CpuVendor::amd, 0x19, 0x10, 0x1f, Choice::widest, 0,
+     "Zen 4 (Genoa): measured on an EPYC model 0x11: avx512-ifma 1.01-1.08x at 16-64 KiB, faster than avx2"},
+    {CpuVendor::amd, 0x19, 0x60, 0x7f, Choice::widest, 0, "Zen 4 (Raphael, Phoenix): as Genoa, same core; not measured"},
+    {CpuVendor::amd, 0x19, 0xa0, 0xaf, Choice::widest, 0, "Zen 4c (Bergamo, Siena): as Genoa, same core; not measured"},
+};
+
+const Row* row_for(const CpuFeatures& f) noexcept {
+    for (const Row& r : kRows)
+        if (r.vendor == f.vendor && r.family == f.family && f.model >= r.model_lo && f.model <= r.model_hi)
+            return &r;
+    return nullptr;
+}
 
 }  // namespace
 
@@ -30,13 +69,33 @@ std::span<const Impl* const> impls() noexcept {
     return both;
 }
 
+// Decided from the features alone (not from impls(), which reads this CPU),
+// so tests can ask about CPUs this machine is not.
 const Impl* allowed(const CpuFeatures& f) noexcept {
-    if (!f.avx512 || !f.bmi2 || clock_drops(f)) return nullptr;
-    for (const Impl* impl : impls())
-        if (f.avx512ifma || impl != &ifma::impl()) return impl;
-    return nullptr;
+    if (!f.avx512 || !f.bmi2) return nullptr;
+    if (const Row* row = row_for(f); row && row->choice == Choice::never) return nullptr;
+    // The widest variant the features allow: IFMA Poly1305 where the CPU has
+    // it (as OpenSSL's poly1305_blocks_vpmadd52), else the AVX-512 ChaCha20
+    // with the four-lane AVX2 Poly1305.
+    return f.avx512ifma ? &ifma::impl() : &base::impl();
 }
 
-const Impl* preferred(const CpuFeatures& f) noexcept { return measured_faster(f) ? allowed(f) : nullptr; }
+// Measured or not, wherever the set may run: see the header comment.
+const Impl* preferred(const CpuFeatures& f) noexcept { return allowed(f); }
+
+bool allows(const CpuFeatures& f, const Impl& impl) noexcept {
+    return allowed(f) && (&impl != &ifma::impl() || f.avx512ifma);
+}
+
+size_t ifma_zmm_min_blocks(const CpuFeatures& f) noexcept {
+    const Row* row = row_for(f);
+    return row && row->ifma_zmm_min_blocks ? row->ifma_zmm_min_blocks : kDefaultIfmaZmmMinBlocks;
+}
+
+const char* evidence(const CpuFeatures& f) noexcept {
+    if (const Row* row = row_for(f)) return row->evidence;
+    if (!f.avx512 || !f.bmi2) return "no AVX-512 (F, DQ, BW, VL with OS state) and BMI2";
+    return "not measured: follows OpenSSL's default provider, which runs AVX-512 here";
+}
 
 }  // namespace stitch::kern::avx512

@@ -3,6 +3,7 @@
 // sources (kernels/isa_avx512.hpp): avx512-ifma and avx512 (without IFMA).
 #pragma once
 
+#include <cstddef>
 #include <span>
 
 #include "kernels/cpu.hpp"
@@ -16,11 +17,24 @@ namespace stitch::kern::avx512 {
 // tests reach these kernels whatever dispatch chose. Empty elsewhere.
 std::span<const Impl* const> impls() noexcept;
 
-// The rule (avx512/set.cpp). allowed: the variant the masked features allow
-// (IFMA's where they have IFMA), or nullptr where the set must not run at
-// all, asked for or not. preferred: the same on the CPUs where the set was
-// measured faster than the AVX2 set; nullptr elsewhere.
+// The rule (avx512/set.cpp's CPU table). allowed: the variant the masked
+// features allow (IFMA's where they have IFMA), or nullptr where the set
+// must not run at all, asked for or not (Skylake-SP). preferred: the same,
+// wherever allowed: measured rows say so, unmeasured CPUs follow OpenSSL's
+// default provider, which runs AVX-512 wherever this set may. Both decide
+// from the features alone, so tests can ask about any CPU.
 const Impl* allowed(const CpuFeatures& masked) noexcept;
 const Impl* preferred(const CpuFeatures& masked) noexcept;
+
+// Whether the masked features let this CPU run `impl` (one of impls()):
+// the set allowed, and IFMA for the IFMA variant.
+bool allows(const CpuFeatures& masked, const Impl& impl) noexcept;
+
+// From how many blocks the IFMA Poly1305 takes two sets of eight zmm lanes
+// on this CPU: a measured row's value, else Zen 4's 192.
+size_t ifma_zmm_min_blocks(const CpuFeatures& f) noexcept;
+
+// Why: the table row that decided (with its measurement), or the default rule.
+const char* evidence(const CpuFeatures& f) noexcept;
 
 }  // namespace stitch::kern::avx512

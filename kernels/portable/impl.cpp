@@ -28,5 +28,7 @@ const Impl* allowed(const CpuFeatures&) noexcept { return &kPortable; }
 
 const Impl* preferred(const CpuFeatures&) noexcept { return &kPortable; }
 
+bool allows(const CpuFeatures&, const Impl&) noexcept { return true; }
+
 }  // namespace portable
 }  // namespace stitch::kern

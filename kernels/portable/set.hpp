@@ -21,6 +21,7 @@ std::span<const Impl* const> impls() noexcept;
 // The set's rule: runs anywhere, asked for (STITCH_KERNEL=portable) or not.
 const Impl* allowed(const CpuFeatures& masked) noexcept;
 const Impl* preferred(const CpuFeatures& masked) noexcept;
+bool allows(const CpuFeatures& masked, const Impl& impl) noexcept;
 
 }  // namespace portable
 }  // namespace stitch::kern

@@ -21,6 +21,8 @@ def pytest_addoption(parser):
                      help="directory that holds stitch.so")
     parser.addoption("--conf-dir", default=os.environ.get("STITCH_CONF_DIR"),
                      help="the repository's conf/ directory (stitch.cnf)")
+    parser.addoption("--stitch-check", default=os.environ.get("STITCH_CHECK"),
+                     help="the built stitch-check program")
 
 
 @pytest.fixture(scope="session")
@@ -43,6 +45,15 @@ def stitch_conf(request):
     assert value, "--conf-dir (or STITCH_CONF_DIR) must name the repository's conf/ directory"
     path = Path(value).resolve() / "stitch.cnf"
     assert path.is_file(), f"missing {path}"
+    return path
+
+
+@pytest.fixture(scope="session")
+def stitch_check(request):
+    value = request.config.getoption("--stitch-check")
+    assert value, "--stitch-check (or STITCH_CHECK) must name the built stitch-check"
+    path = Path(value).resolve()
+    assert path.is_file(), f"no {path}: build target `stitch-check` first"
     return path
 
 

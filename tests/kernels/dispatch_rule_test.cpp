@@ -1,0 +1,141 @@
+// Dispatch's table, tested as a table: for each CPU family and model row,
+// with the features that CPU reports, the set dispatch picks must be the one
+// docs/kernels.md and the README's table document. The rule is pure, so
+// every row is asked on any machine.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+
+#include "kernels/avx2/set.hpp"
+#include "kernels/avx512/set.hpp"
+#include "kernels/dispatch.hpp"
+
+namespace stitch::test {
+namespace {
+
+using kern::CpuFeatures;
+using kern::CpuVendor;
+
+enum Isa : unsigned { kAvx2 = 1, kAvx512 = 2, kIfma = 4 };
+
+struct Row {
+    const char* cpu;
+    CpuVendor vendor;
+    uint32_t family, model;
+    unsigned isa;         // what that CPU reports (with BMI2 and OS state wherever it has AVX2)
+    const char* want;     // the documented set
+    bool measured;        // the row's evidence names a stitch measurement
+};
+
+constexpr Row kRows[] = {
+    // Intel without AVX-512, or with it turned off where OpenSSL turns it off.
+    {"Haswell", CpuVendor::intel, 6, 0x3c, kAvx2, "avx2", false},
+    {"Skylake client", CpuVendor::intel, 6, 0x5e, kAvx2, "avx2", false},
+    {"Skylake-SP / Cascade Lake", CpuVendor::intel, 6, 0x55, kAvx2 | kAvx512, "avx2", false},
+    {"Alder Lake-S", CpuVendor::intel, 6, 0x97, kAvx2, "avx2", false},
+    {"Raptor Lake-S", CpuVendor::intel, 6, 0xb7, kAvx2, "avx2", false},
+    // Intel with AVX-512 and IFMA: as OpenSSL's default provider.
+    {"Cannon Lake", CpuVendor::intel, 6, 0x66, kAvx2 | kAvx512 | kIfma, "avx512-ifma", false},
+    {"Ice Lake client", CpuVendor::intel, 6, 0x7e, kAvx2 | kAvx512 | kIfma, "avx512-ifma", false},
+    {"Ice Lake server", CpuVendor::intel, 6, 0x6a, kAvx2 | kAvx512 | kIfma, "avx512-ifma", false},
+    {"Ice Lake-D", CpuVendor::intel, 6, 0x6c, kAvx2 | kAvx512 | kIfma, "avx512-ifma", false},
+    {"Tiger Lake", CpuVendor::intel, 6, 0x8c, kAvx2 | kAvx512 | kIfma, "avx512-ifma", false},
+    {"Rocket Lake", CpuVendor::intel, 6, 0xa7, kAvx2 | kAvx512 | kIfma, "avx512-ifma", false},
+    {"Sapphire Rapids", CpuVendor::intel, 6, 0x8f, kAvx2 | kAvx512 | kIfma, "avx512-ifma", false},
+    {"Emerald Rapids", CpuVendor::intel, 6, 0xcf, kAvx2 | kAvx512 | kIfma, "avx512-ifma", true},
+    {"Granite Rapids", CpuVendor::intel, 6, 0xad, kAvx2 | kAvx512 | kIfma, "avx512-ifma", false},
+    // AVX-512 without IFMA (Skylake-X-class parts outside model 0x55): the
+    // AVX-512 ChaCha20 with the AVX2 Poly1305, as OpenSSL runs AVX-512 there.
+    {"AVX-512 without IFMA", CpuVendor::intel, 6, 0x85, kAvx2 | kAvx512, "avx512", false},
+    // AMD.
+    {"Zen 2 (Rome)", CpuVendor::amd, 0x17, 0x31, kAvx2, "avx2", false},
+    {"Zen 3 (Milan)", CpuVendor::amd, 0x19, 0x01, kAvx2, "avx2", false},
+    {"Zen 4 (Genoa)", CpuVendor::amd, 0x19, 0x11, kAvx2 | kAvx512 | kIfma, "avx512-ifma", true},
+    {"Zen 4 (Raphael)", CpuVendor::amd, 0x19, 0x61, kAvx2 | kAvx512 | kIfma, "avx512-ifma", false},
+    {"Zen 5 (Turin)", CpuVendor::amd, 0x1a, 0x02, kAvx2 | kAvx512 | kIfma, "avx512-ifma", false},
+    // No AVX2: the reference.
+    {"pre-AVX2 x86-64", CpuVendor::intel, 6, 0x2a, 0, "portable", false},
+};
+
+CpuFeatures features(const Row& r) {
+    CpuFeatures f;
+    f.vendor = r.vendor;
+    f.family = r.family;
+    f.model = r.model;
+    f.avx2 = f.bmi2 = f.adx = (r.isa & kAvx2) != 0;
+    f.avx512 = (r.isa & kAvx512) != 0;
+    f.avx512ifma = (r.isa & kIfma) != 0;
+    return f;
+}
+
+class DispatchTable : public testing::TestWithParam<Row> {};
+
+TEST_P(DispatchTable, PicksTheDocumentedSet) {
+    const Row& row = GetParam();
+    std::string want = row.want;
+    // The AVX2 Impl exists only where this machine can run AVX2 (every
+    // x86-64 CI machine so far); without it the same CPU row falls to portable.
+    if (want == "avx2" && kern::avx2::impls().empty()) want = "portable";
+    EXPECT_EQ(std::string(kern::dispatch_choice(features(row)).name), want) << row.cpu;
+}
+
+// The IFMA Poly1305's zmm width: measured rows carry their own cut-off,
+// every other CPU Zen 4's.
+TEST(DispatchRule, IfmaZmmWidthPerCpu) {
+    EXPECT_EQ(kern::avx512::ifma_zmm_min_blocks(features(kRows[12])), 48u);   // Emerald Rapids
+    EXPECT_EQ(kern::avx512::ifma_zmm_min_blocks(features(kRows[17])), 192u);  // Zen 4
+    EXPECT_EQ(kern::avx512::ifma_zmm_min_blocks(features(kRows[19])), 192u);  // Zen 5, unmeasured
+}
+
+TEST_P(DispatchTable, RowNamesItsEvidence) {
+    const Row& row = GetParam();
+    const std::string_view evidence = kern::avx512::evidence(features(row));
+    EXPECT_FALSE(evidence.empty());
+    EXPECT_EQ(evidence.find("measured ") == 0 || evidence.find(": measured") != std::string_view::npos, row.measured)
+        << row.cpu << ": " << evidence;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cpus, DispatchTable, testing::ValuesIn(kRows), [](const auto& info) {
+    std::string name = info.param.cpu;
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return name;
+});
+
+// BMI2 is part of every vector set's contract (MULX Poly1305): without it no
+// vector set is chosen, whatever the vector width.
+TEST(DispatchRule, NoBmi2NoVectorSet) {
+    CpuFeatures f = features(kRows[12]);  // Emerald Rapids
+    f.bmi2 = false;
+    EXPECT_STREQ(kern::dispatch_choice(f).name, "portable");
+}
+
+// The OS must save the zmm and opmask state (CpuFeatures::avx512 carries
+// XGETBV): a CPU with AVX-512 whose OS does not save it runs AVX2.
+TEST(DispatchRule, AvxStateNotSavedMeansAvx2) {
+    CpuFeatures f = features(kRows[12]);
+    f.avx512 = f.avx512ifma = false;
+    const std::string want = kern::avx2::impls().empty() ? "portable" : "avx2";
+    EXPECT_EQ(std::string(kern::dispatch_choice(f).name), want);
+}
+
+// allowed_impl takes set names and Impl labels, and nothing else.
+TEST(DispatchRule, AllowedImplNames) {
+    EXPECT_STREQ(kern::allowed_impl("portable")->name, "portable");
+    EXPECT_EQ(kern::allowed_impl("bogus"), nullptr);
+    EXPECT_EQ(kern::allowed_impl(""), nullptr);
+    EXPECT_EQ(kern::allowed_impl("AVX2"), nullptr);
+    EXPECT_EQ(kern::allowed_impl(nullptr), nullptr);
+    EXPECT_TRUE(kern::is_kernel_name("avx512-ifma"));
+    EXPECT_FALSE(kern::is_kernel_name("avx1024"));
+    for (const kern::Impl* impl : kern::runnable_impls()) {
+        EXPECT_TRUE(kern::is_kernel_name(impl->name)) << impl->name;
+        if (impl->label) {
+            EXPECT_TRUE(kern::is_kernel_name(impl->label)) << impl->label;
+        }
+    }
+}
+
+}  // namespace
+}  // namespace stitch::test

@@ -17,7 +17,10 @@
 #include <gtest/gtest.h>
 #include <openssl/core_names.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <functional>
 #include <string>
 #include <vector>
@@ -246,6 +249,7 @@ struct Row {
     Reason reason;         // stitch's last error after the row; 0: none wanted
     std::string v3_0_19;   // the default provider, 3.0.17 to 3.0.21 (measured on 3.0.17, 3.0.19, 3.0.20)
     std::string v3_0_22;   // the default provider, 3.0.22
+    std::string upstream = "";  // where a release answers otherwise than stitch: why (set below)
 };
 
 // gtest prints a failing row by its name, not its bytes.
@@ -551,6 +555,44 @@ std::vector<Row> rows() {
                      return rc(r) + ", outl " + rc(outl);
                  },
                  "1, outl 0", kNone, "", ""});
+
+    // Why a release answers otherwise than stitch, upstream. Every row that
+    // differs from some release has an entry, every entry names a row.
+    const std::pair<const char*, const char*> upstream[] = {
+        {"aead_cipher_empty_between_aad_encrypt", "openssl#32752 (fix proposed: #32753)"},
+        {"aead_cipher_empty_between_aad_decrypt", "openssl#32752 (fix proposed: #32753)"},
+        {"aead_cipher_empty_then_empty_aad_after_aad", "openssl#32752 (fix proposed: #32753)"},
+        {"aead_cipher_final_wrong_tag", "openssl#32258 (CVE-2026-75803), #32173, 3.0 backport #32417"},
+        {"aead_cipher_final_wrong_tag_no_aad", "openssl#32258 (CVE-2026-75803), #32173, 3.0 backport #32417"},
+        {"aead_cipher_final_wrong_tag_after_text", "openssl#32258 (CVE-2026-75803), #32173, 3.0 backport #32417"},
+        {"aead_cipher_final_with_output_wrong_tag", "openssl#32258 (CVE-2026-75803), #32173, 3.0 backport #32417"},
+        {"aead_cipher_final_encrypt", "openssl#32258: before 3.0.22 no tag is made, the tag read is stale"},
+        {"aead_cipher_final_no_tag", "openssl#28137, #31285: 3.0 compares no bytes (fixed in 3.5+, #28683)"},
+        {"aead_decrypt_final_no_tag", "openssl#28137, #31285: 3.0 compares no bytes (fixed in 3.5+, #28683)"},
+        {"aead_cipher_final_twice", "3.0 restarts the message at block 0 of the same nonce"},
+        {"aead_final_twice", "3.0 restarts the message at block 0 of the same nonce"},
+        {"aead_cipher_null_input_with_length", "3.0 takes in == NULL for a final whatever the length"},
+        {"aead_update_null_input_with_length", "3.0 takes in == NULL for a final whatever the length"},
+        {"aead_tls_cipher_empty_encrypt", "openssl#32417 (3.0.22) refuses it; #32753 keeps that"},
+        {"aead_tls_cipher_empty_decrypt", "openssl#32417 (3.0.22) refuses it; #32753 keeps that"},
+        {"aead_tls_cipher_empty_no_output_encrypt", "3.0.22 starts a streaming MAC over the record header"},
+        {"aead_tls_cipher_empty_no_output_decrypt", "3.0.22 starts a streaming MAC over the record header"},
+        {"aead_tls_two_empty_ciphers_then_forged_record", "3.0.22 leaves record mode and skips the tag check"},
+        {"aead_tls_cipher_final_no_tag", "3.0.22 ends a header-only message, compares no bytes"},
+        {"aead_tls_cipher_final_with_output", "a no-op before 3.0.22 (openssl#32258); 3.0.22 refuses it, as stitch does"},
+        {"chacha20_empty_update_without_iv", "3.0 would run on an all-zero nonce"},
+        {"chacha20_cipher_null_input_with_length", "3.0 reads through NULL"},
+        {"chacha20_update_null_input_with_length", "3.0 reads through NULL"},
+        {"chacha20_update_null_output_with_length", "3.0 writes through NULL"},
+    };
+    for (const auto& [name, why] : upstream) {
+        auto it = std::find_if(t.begin(), t.end(), [&](const Row& r) { return r.name == name; });
+        if (it == t.end()) throw std::logic_error(std::string("no row ") + name);
+        it->upstream = why;
+    }
+    for (const Row& r : t)
+        if (!r.v3_0_19.empty() && (r.stitch != r.v3_0_19 || r.stitch != r.v3_0_22) && r.upstream.empty())
+            throw std::logic_error("row " + r.name + " differs from a release and says not why");
     return t;
 }
 
@@ -596,7 +638,18 @@ TEST_P(EmptyCalls, StitchAndTheDefaultProviderAnswerAsTheTableSays) {
         return;
     }
     EXPECT_EQ(got, want) << "the default provider of OpenSSL " << rel.name()
-                         << " answers otherwise than measured; update the table in docs/openssl-3.0-semantics.md";
+                         << " answers otherwise than measured; update the table in docs/openssl-3.0-semantics.md"
+                         << (row.upstream.empty() ? "" : " (" + row.upstream + ")");
+}
+
+// STITCH_PRINT_TABLE=1 prints the rows as the docs table's answer columns,
+// so docs/openssl-3.0-semantics.md#empty-calls can be checked against them.
+TEST(EmptyCallsSetup, TablePrintedWhenAsked) {
+    if (!std::getenv("STITCH_PRINT_TABLE")) return;
+    for (const Row& r : rows())
+        std::printf("| `%s` | %s | %s | %s | %s |\n", r.name.c_str(), r.stitch.c_str(),
+                    r.v3_0_19.empty() ? "(no such cipher)" : r.v3_0_19.c_str(),
+                    r.v3_0_22.empty() ? "(no such cipher)" : r.v3_0_22.c_str(), r.upstream.c_str());
 }
 
 INSTANTIATE_TEST_SUITE_P(Table, EmptyCalls, ::testing::ValuesIn(rows()),

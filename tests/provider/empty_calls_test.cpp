@@ -585,10 +585,11 @@ std::vector<Row> rows() {
         {"chacha20_update_null_input_with_length", "3.0 reads through NULL"},
         {"chacha20_update_null_output_with_length", "3.0 writes through NULL"},
     };
-    for (const auto& [name, why] : upstream) {
-        auto it = std::find_if(t.begin(), t.end(), [&](const Row& r) { return r.name == name; });
-        if (it == t.end()) throw std::logic_error(std::string("no row ") + name);
-        it->upstream = why;
+    for (const auto& entry : upstream) {
+        const std::string name = entry.first;
+        auto it = std::find_if(t.begin(), t.end(), [&name](const Row& r) { return r.name == name; });
+        if (it == t.end()) throw std::logic_error("no row " + name);
+        it->upstream = entry.second;
     }
     for (const Row& r : t)
         if (!r.v3_0_19.empty() && (r.stitch != r.v3_0_19 || r.stitch != r.v3_0_22) && r.upstream.empty())

@@ -82,9 +82,14 @@ struct Model {
     }
 
     // `via_cipher`: EVP_Cipher(ctx, NULL, in, n), which stitch refuses empty
-    // in TLS record mode too.
+    // in TLS record mode too. Empty, it still reopens 3.0.22's AAD, which an
+    // early pad then follows with a second pad at the text.
     Verdict aad(size_t n, bool via_cipher) const {
-        if (n == 0 && !(via_cipher && tls)) return Verdict::of(true);
+        if (n == 0) {
+            if (via_cipher && tls) return Verdict::diverges(Divergence::tls_record_pending);
+            if (via_cipher && ref_padded_early) return {Verdict::accept, Divergence::empty_cipher_splits_aad};
+            return Verdict::of(true);
+        }
         if (!ready()) return Verdict::diverges(Divergence::key_or_iv_missing);
         if (ended) return Verdict::diverges(Divergence::message_already_ended);
         if (tls) return Verdict::diverges(Divergence::tls_record_pending);

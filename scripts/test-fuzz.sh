@@ -59,7 +59,7 @@ report_failure() {
     echo "test-fuzz.sh: $t FAILED (libFuzzer seed $seed); its log, $log, ends:" >&2
     grep -E -A30 'FUZZ FINDING|ERROR: AddressSanitizer|runtime error|ERROR: libFuzzer|ERROR: LeakSanitizer' \
         "$log" | head -60 >&2 || tail -40 "$log" >&2
-    echo "test-fuzz.sh: replay the input: $build/tests/fuzz/${t}_fuzz $(ls "$artifacts/$t-"* 2>/dev/null | head -1)" >&2
+    echo "test-fuzz.sh: replay the input: $build/tests/fuzz/${t}_fuzz $(ls -t "$artifacts/$t-"* 2>/dev/null | head -1)" >&2
     echo "test-fuzz.sh: re-run the fuzzing: STITCH_FUZZ_SEED=$seed scripts/test-fuzz.sh $secs" >&2
 }
 

@@ -3,7 +3,7 @@
 //    8-byte sequence number and ONE update over the whole packet;
 //  - the construction composed from the default provider's ChaCha20 and its
 //    POLY1305 EVP_MAC, call for call as libssh 0.10.6 does it with OpenSSL 3
-//    (research.md §e).
+//    (docs/openssl-3.0-semantics.md#callers).
 // And the POLY1305 EVP_MAC alone. Packets are sealed and opened out of place,
 // as SSH implementations do, so every call sees the same input.
 #pragma once

@@ -1,5 +1,5 @@
-// One message through EVP, in the call shapes libssl 3.0 uses (research.md
-// §a.10). Each operation owns its context and buffers, is set up once, and
+// One message through EVP, in the call shapes libssl 3.0 uses
+// (docs/openssl-3.0-semantics.md#callers). Each operation owns its context and buffers, is set up once, and
 // then does exactly one record per call; `output()` after the first call is
 // what the benchmark compares between providers before it times anything.
 #pragma once

@@ -27,6 +27,7 @@ enum Reason : int {
     R_INVALID_PARAM,
     R_NOT_INITIALISED,
     R_KEY_ALREADY_USED,
+    R_TLS_EMPTY_CALL,
     // The KDFs (provider/kdfs).
     R_DIGEST_NOT_SET,
     R_UNKNOWN_DIGEST,
@@ -72,6 +73,7 @@ inline constexpr ReasonText kReasonTexts[] = {
     {R_INVALID_PARAM, "invalid parameter"},
     {R_NOT_INITIALISED, "cipher context not initialised"},
     {R_KEY_ALREADY_USED, "one-time key already used: init needs a new Poly1305 key"},
+    {R_TLS_EMPTY_CALL, "zero-length EVP_Cipher in TLS record mode: the record comes whole, payload and 16-byte tag"},
     {R_DIGEST_NOT_SET, "digest not set"},
     {R_UNKNOWN_DIGEST, "unknown digest: no provider in this library context offers it"},
     {R_DIGEST_NOT_USABLE, "digest cannot key an HMAC (an XOF, or no fixed output size)"},

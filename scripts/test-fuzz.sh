@@ -8,8 +8,11 @@
 # in and instrumented), fuzzes the first two at once for a bounded time from the
 # committed seed corpus, then replays everything they found once more with
 # dispatch forced to the portable kernels. A crash, a sanitizer report or a
-# mismatch fails the run and names the reproducer file.
+# mismatch fails the run and names the reproducer file, the input (base64)
+# and the seed.
 #   scripts/test-fuzz.sh [SECONDS_PER_TARGET] [BUILD_DIR]   (defaults: 60, build-fuzz)
+# Each target's libFuzzer seed is printed; STITCH_FUZZ_SEED=N runs every
+# target with seed N instead of a random one (the same mutations again).
 # Replay a reproducer: BUILD_DIR/tests/fuzz/<target>_fuzz FILE
 set -euo pipefail
 
@@ -47,11 +50,28 @@ work=$build/fuzz-work          # what the fuzzers found: kept between runs, neve
 artifacts=$build/fuzz-artifacts
 mkdir -p "$artifacts"
 
+# A seed per target (libFuzzer's -seed: 1..2^31-1), printed so a failure can be re-run.
+seed_for() { echo "${STITCH_FUZZ_SEED:-$(( $(od -An -N4 -tu4 /dev/urandom) % 2147483646 + 1 ))}"; }
+
+# What a failed target leaves: the finding, its seed, its input, how to replay it.
+report_failure() {
+    local t=$1 seed=$2 secs=$3 log=$4
+    echo "test-fuzz.sh: $t FAILED (libFuzzer seed $seed); its log, $log, ends:" >&2
+    grep -E -A30 'FUZZ FINDING|ERROR: AddressSanitizer|runtime error|ERROR: libFuzzer|ERROR: LeakSanitizer' \
+        "$log" | head -60 >&2 || tail -40 "$log" >&2
+    echo "test-fuzz.sh: replay the input: $build/tests/fuzz/${t}_fuzz $(ls -t "$artifacts/$t-"* 2>/dev/null | head -1)" >&2
+    echo "test-fuzz.sh: re-run the fuzzing: STITCH_FUZZ_SEED=$seed scripts/test-fuzz.sh $secs" >&2
+}
+
 # Both targets at once: one per core.
 pids=()
+seeds=()
 for t in $targets; do
     mkdir -p "$work/$t"
-    "$build/tests/fuzz/${t}_fuzz" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=3072 \
+    seed=$(seed_for)
+    seeds+=("$seed")
+    echo "test-fuzz.sh: $t: libFuzzer seed $seed"
+    "$build/tests/fuzz/${t}_fuzz" -seed="$seed" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=3072 \
         -print_final_stats=1 -artifact_prefix="$artifacts/$t-" \
         "$work/$t" "$root/tests/fuzz/corpus/$t" > "$build/fuzz-$t.log" 2>&1 &
     pids+=($!)
@@ -60,13 +80,10 @@ failed=0
 i=0
 for t in $targets; do
     if wait "${pids[$i]}"; then
-        echo "test-fuzz.sh: $t: $(grep -E '^stat::number_of_executed_units' "$build/fuzz-$t.log" | awk '{print $2}') runs in ${seconds} s, no finding"
+        echo "test-fuzz.sh: $t: $(grep -E '^stat::number_of_executed_units' "$build/fuzz-$t.log" | awk '{print $2}') runs in ${seconds} s (seed ${seeds[$i]}), no finding"
     else
         failed=1
-        echo "test-fuzz.sh: $t FAILED; its log, $build/fuzz-$t.log, ends:" >&2
-        grep -E -A30 'FUZZ FINDING|ERROR: AddressSanitizer|runtime error|ERROR: libFuzzer|ERROR: LeakSanitizer' \
-            "$build/fuzz-$t.log" | head -60 >&2 || tail -40 "$build/fuzz-$t.log" >&2
-        ls "$artifacts/$t-"* >&2 2>/dev/null || true
+        report_failure "$t" "${seeds[$i]}" "$seconds" "$build/fuzz-$t.log"
     fi
     i=$((i + 1))
 done
@@ -76,15 +93,14 @@ done
 # every param path from the seeds).
 t=$kdf_target
 mkdir -p "$work/$t"
-if "$build/tests/fuzz/${t}_fuzz" -max_total_time="$kdf_seconds" -timeout=20 -rss_limit_mb=3072 \
+seed=$(seed_for)
+echo "test-fuzz.sh: $t: libFuzzer seed $seed"
+if "$build/tests/fuzz/${t}_fuzz" -seed="$seed" -max_total_time="$kdf_seconds" -timeout=20 -rss_limit_mb=3072 \
         -print_final_stats=1 -artifact_prefix="$artifacts/$t-" \
         "$work/$t" "$root/tests/fuzz/corpus/$t" > "$build/fuzz-$t.log" 2>&1; then
-    echo "test-fuzz.sh: $t: $(grep -E '^stat::number_of_executed_units' "$build/fuzz-$t.log" | awk '{print $2}') runs in ${kdf_seconds} s, no finding"
+    echo "test-fuzz.sh: $t: $(grep -E '^stat::number_of_executed_units' "$build/fuzz-$t.log" | awk '{print $2}') runs in ${kdf_seconds} s (seed $seed), no finding"
 else
-    echo "test-fuzz.sh: $t FAILED; its log, $build/fuzz-$t.log, ends:" >&2
-    grep -E -A30 'FUZZ FINDING|ERROR: AddressSanitizer|runtime error|ERROR: libFuzzer|ERROR: LeakSanitizer' \
-        "$build/fuzz-$t.log" | head -60 >&2 || tail -40 "$build/fuzz-$t.log" >&2
-    ls "$artifacts/$t-"* >&2 2>/dev/null || true
+    report_failure "$t" "$seed" "$seconds" "$build/fuzz-$t.log"
     exit 1
 fi
 

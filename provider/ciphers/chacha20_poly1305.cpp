@@ -1,9 +1,11 @@
-// ChaCha20-Poly1305 (RFC 8439 §2.8) under OpenSSL's name. It follows OpenSSL
-// 3.0.19's default provider for every call sequence libssl (TLS 1.2 one-shot
-// records, TLS 1.3), OpenSSH, libssh and pyca use (research.md §a), and is
-// stricter where 3.0 is unsafe (§g): no decrypt without a 16-byte tag, no
-// AAD after data, no second final, EVP_Cipher(ctx, NULL, NULL, 0) checks the
-// tag, zero-length calls change nothing. All crypto is in kernels/aead.hpp.
+// ChaCha20-Poly1305 (RFC 8439 §2.8) under OpenSSL's name. It answers as
+// OpenSSL 3.0's default provider does for every call sequence libssl (TLS 1.2
+// one-shot records, TLS 1.3), OpenSSH, libssh and pyca use, and is stricter
+// where 3.0 is unsafe: no decrypt without a 16-byte tag, no AAD after data, no
+// second final, EVP_Cipher(ctx, NULL, NULL, 0) checks the tag, zero-length
+// calls change nothing, and in TLS record mode EVP_Cipher takes nothing but the
+// whole record. docs/openssl-3.0-semantics.md says why, call by call (#empty-calls
+// is the table of empty calls). All crypto is in kernels/aead.hpp.
 #include <openssl/core_dispatch.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
@@ -80,7 +82,7 @@ int set_tag(Ctx& c, const OSSL_PARAM& p) noexcept {
         c.tag_len = p.data_size;  // a length alone (`openssl speed` sets one): what `taglen` reports
         return 1;
     }
-    if (p.data_size != kTagLen) return refuse(*c.prov, R_INVALID_TAG_LENGTH);  // no truncated tags (§g.11)
+    if (p.data_size != kTagLen) return refuse(*c.prov, R_INVALID_TAG_LENGTH);  // no truncated tags (docs: #unsafe-short-tag)
     if (p.data) {
         std::memcpy(c.tag, p.data, kTagLen);
         c.tag_expected = true;
@@ -275,7 +277,7 @@ int tls_record(Ctx& c, unsigned char* out, size_t* outl, size_t outsize, const u
 // calls, all before the first data byte), otherwise text in any split.
 int process(Ctx& c, unsigned char* out, size_t* outl, size_t outsize, const unsigned char* in, size_t inl) noexcept {
     *outl = 0;
-    if (inl == 0) return 1;  // transparent anywhere, even between AAD pieces (§g.5)
+    if (inl == 0) return 1;  // transparent anywhere, even between AAD pieces (docs: #unsafe-empty-cipher-aad)
     if (!in) return refuse(*c.prov, R_NULL_BUFFER);
     if (int why = not_ready(c)) return refuse(*c.prov, Reason(why));
     if (c.tls_record) return tls_record(c, out, outl, outsize, in, inl);
@@ -317,12 +319,15 @@ int update(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const u
 }
 
 // EVP_Cipher: as update, except that in == NULL ends the message and checks
-// the tag (the fix 3.0.22 made for CVE-2026-75803; 3.0.19 skipped the check).
+// the tag (the fix 3.0.22 made for CVE-2026-75803; 3.0.19 skipped the check),
+// and that an announced TLS record takes no empty call, as 3.0.22 refuses
+// one with an output buffer (docs: #unsafe-tls-empty-call).
 int cipher(void* vctx, unsigned char* out, size_t* outl, size_t outsize, const unsigned char* in,
            size_t inl) noexcept {
     auto& c = *static_cast<Ctx*>(vctx);
-    if (in) return process(c, out, outl, outsize, in, inl);
     *outl = 0;
+    if (in && inl == 0 && c.tls_record) return refuse(*c.prov, R_TLS_EMPTY_CALL);
+    if (in) return process(c, out, outl, outsize, in, inl);
     if (inl != 0) return refuse(*c.prov, R_NULL_BUFFER);
     return finish(c);
 }

@@ -20,8 +20,9 @@
 
 namespace stitch::prov {
 
-// The algorithm params of research.md §a.3: mode 0 (stream), block size 1,
-// custom IV, no CTS / TLS multiblock / random key.
+// The algorithm params OpenSSL 3.0 gives both ciphers (docs/openssl-3.0-semantics.md
+// #names): mode 0 (stream), block size 1, custom IV, no CTS / TLS multiblock /
+// random key.
 struct CipherShape {
     size_t keylen;
     size_t ivlen;

@@ -192,6 +192,23 @@ std::vector<Row> aead_rows() {
                              return s.evp_update(size_t(116 + delta));
                          }});
         }
+    // A zero-length EVP_Cipher while a record is announced, with and without
+    // an output buffer (3.0.22 refuses the first; docs: #unsafe-tls-empty-call).
+    for (int enc : {1, 0})
+        for (bool with_out : {true, false})
+            t.push_back({std::string("aead_tls_") + (enc ? "encrypt" : "decrypt") + "_empty_evp_cipher" +
+                             (with_out ? "" : "_without_output"),
+                         a, Door::evp, R_TLS_EMPTY_CALL, Outl::untouched, [enc, with_out](Scene& s) {
+                             s.init(enc);
+                             Bytes aad = tls_aad(enc ? 100 : 116);
+                             EXPECT_EQ(EVP_CIPHER_CTX_ctrl(s.evp(), EVP_CTRL_AEAD_TLS1_AAD, 13, aad.data()), 16);
+                             return EVP_Cipher(s.evp(), with_out ? s.out.data() : nullptr, s.in.data(), 0) >= 0;
+                         }});
+    t.push_back({"aead_tls_empty_cipher_entry", a, Door::dispatch, R_TLS_EMPTY_CALL, Outl::zero, [](Scene& s) {
+                     s.direct_init(0);
+                     EXPECT_TRUE(set_tls_aad_direct(s, tls_aad(116)));
+                     return s.direct.cipher(s.out.data(), &s.outl, s.out.size(), s.in.data(), 0) == 1;
+                 }});
     for (int enc : {1, 0})
         t.push_back({std::string("aead_tls_") + (enc ? "encrypt" : "decrypt") + "_output_buffer_short", a,
                      Door::dispatch, R_OUTPUT_BUFFER_TOO_SMALL, Outl::zero, [enc](Scene& s) {

@@ -1,5 +1,5 @@
 // Reader for Wycheproof's chacha20_poly1305_test.json (AeadTest schema),
-// read in place from the shared vectors directory.
+// read in place from tests/vectors/wycheproof.
 #pragma once
 
 #include <fstream>

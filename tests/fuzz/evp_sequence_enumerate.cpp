@@ -1,8 +1,9 @@
 // The EVP sequence fuzzer's model walked exhaustively instead of at random:
 // every sequence of up to --depth calls from a fixed vocabulary (init to
 // encrypt or decrypt with key and IV, key only, IV only or neither; set a
-// tag right, wrong, as a length alone or short; get the tag or its length; AAD; updates
-// of 0, 1, 16 and 17 bytes; final and EVP_Cipher's final; a context copy;
+// tag right, wrong, as a length alone or short; get the tag or its length; AAD;
+// updates of 0, 1, 16 and 17 bytes, EVP_Cipher of 0; final and EVP_Cipher's
+// final; a context copy;
 // TLS AAD; tlsivfixed; for ChaCha20 the counter at its wrap and updates
 // around the block edge), each encoded as an evp_sequence fuzz input and run
 // by the fuzz target itself, so stitch is held to the default provider and
@@ -97,6 +98,7 @@ std::vector<Op> aead_ops() {
         simple("aad 13", {13, 0, 3}, kAad),
         simple("update 0", {0, 0, 5}, kData), simple("update 1", {1, 0, 5}, kData),
         simple("update 16", {16, 0, 5}, kData), simple("update 17", {17, 1, 5}, kData),  // 17: in place
+        simple("EVP_Cipher 0", {0, 2, 5}, kData),  // issue 19: between AAD pieces, on an announced record
         simple("final", {}, kFinal), simple("EVP_Cipher final", {}, kCipherFinal),
         copy_to_other(),
         simple("tls aad len 1", {0, 9, 1}, kTlsAad),    // an encrypt record of 1 + 16 bytes

@@ -1,8 +1,9 @@
 // What the EVP sequence fuzzer knows of a context pair: stitch's state, as
 // far as the rules need it (provider/ciphers/chacha20_poly1305.cpp and
-// chacha20.cpp), and the few facts about 3.0.19's context that decide whether
-// the two still agree. For each call it gives a Verdict: what stitch must
-// answer, or which allowed divergence the call is.
+// chacha20.cpp), and the few facts about the default provider's context that
+// decide whether the two still agree, for the release installed
+// (allowed_divergences.hpp). For each call it gives a Verdict: what stitch
+// must answer, or which allowed divergence the call is.
 #pragma once
 
 #include <algorithm>
@@ -24,6 +25,11 @@ struct Verdict {
 
     static Verdict of(bool ok) { return {ok ? accept : refuse, {}}; }
     static Verdict diverges(Divergence d) { return {refuse, d}; }
+    // stitch answers `a`; the default provider is compared only on releases
+    // the rule does not cover.
+    static Verdict diverges_on_some(Answer a, Divergence d) {
+        return {a, applies(d) ? std::optional<Divergence>(d) : std::nullopt};
+    }
 };
 
 struct Model {
@@ -41,10 +47,13 @@ struct Model {
     uint8_t record_tag[16] = {};
     Bytes key_bytes, iv_bytes;
     uint8_t tls_header[13] = {};
-    // 3.0.19
+    // the default provider
     bool taglen_set = false;       // its taglen no longer reads 0
     bool ref_running = false;      // mac_inited: AAD or text since the message began
     bool ref_nonce_xored = false;  // its counter words hold a TLS record's nonce
+    size_t aad_len = 0;            // AAD in this message (alike on both sides)
+    bool ref_aad_open = false;     // AAD since its last pad to 16 (3.0's ctx->aad)
+    bool ref_padded_early = false; // 3.0.22: an empty EVP_Cipher padded AAD that ended inside a block
 
     bool ready() const { return key && iv; }
 
@@ -72,22 +81,33 @@ struct Model {
         return Verdict::of(true);
     }
 
-    Verdict aad(size_t n) const {
-        if (n == 0) return Verdict::of(true);
+    // `via_cipher`: EVP_Cipher(ctx, NULL, in, n), which stitch refuses empty
+    // in TLS record mode too. Empty, it still reopens 3.0.22's AAD, which an
+    // early pad then follows with a second pad at the text.
+    Verdict aad(size_t n, bool via_cipher) const {
+        if (n == 0) {
+            if (via_cipher && tls) return Verdict::diverges(Divergence::tls_record_pending);
+            if (via_cipher && ref_padded_early) return {Verdict::accept, Divergence::empty_cipher_splits_aad};
+            return Verdict::of(true);
+        }
         if (!ready()) return Verdict::diverges(Divergence::key_or_iv_missing);
         if (ended) return Verdict::diverges(Divergence::message_already_ended);
         if (tls) return Verdict::diverges(Divergence::tls_record_pending);
         if (text) return Verdict::diverges(Divergence::aad_after_data);
+        if (ref_padded_early) return {Verdict::accept, Divergence::empty_cipher_splits_aad};
         return Verdict::of(true);
     }
 
-    Verdict data(Kind k, size_t n) const {
+    Verdict data(Kind k, size_t n, bool via_cipher) const {
         if (k == Kind::chacha) {
             if (!key) return Verdict::of(false);  // both refuse, even a zero-length call
             if (!iv) return Verdict::diverges(Divergence::key_or_iv_missing);
             return Verdict::of(true);
         }
-        if (n == 0) return Verdict::of(true);
+        if (n == 0) {
+            if (via_cipher && tls) return Verdict::diverges_on_some(Verdict::refuse, Divergence::empty_cipher_in_tls_record);
+            return Verdict::of(true);
+        }
         if (!ready()) return Verdict::diverges(Divergence::key_or_iv_missing);
         if (ended) return Verdict::diverges(Divergence::message_already_ended);
         if (tls) return n != tls_len ? Verdict::of(false) : Verdict{enc ? Verdict::accept : Verdict::either, {}};
@@ -143,7 +163,7 @@ struct Model {
             iv_bytes = *v;
             ref_nonce_xored = false;
         }
-        if (k || v) ref_running = false;
+        if (k || v) ref_running = ref_aad_open = ref_padded_early = false;
         restart();
     }
 
@@ -152,20 +172,29 @@ struct Model {
         if (!enc && with_data) tag_expected = true;
     }
 
-    void did_aad(size_t n) {
-        if (n) ref_running = true;
+    void did_aad(size_t n, bool via_cipher) {
+        // 3.0.22 takes an empty AAD call through EVP_Cipher into the message.
+        if (n || (via_cipher && empty_cipher_enters_message())) ref_running = ref_aad_open = true;
+        aad_len += n;
     }
 
-    void did_data(size_t n) {
+    void did_data(size_t n, bool via_cipher) {
         if (n) {
             text = true;
             ref_running = true;
+            ref_aad_open = ref_padded_early = false;
+        } else if (via_cipher && empty_cipher_enters_message()) {
+            // 3.0.22 starts its MAC and pads the AAD seen so far now; the pad
+            // is harmless unless more AAD follows.
+            ref_running = true;
+            if (ref_aad_open && aad_len % 16) ref_padded_early = true;
+            ref_aad_open = false;
         }
     }
 
     void did_final() {
         ended = true;
-        ref_running = false;
+        ref_running = ref_aad_open = ref_padded_early = false;
         if (enc) {
             tag_ready = true;
             tag_from_record = false;
@@ -179,7 +208,7 @@ struct Model {
         tls = true;
         tls_len = enc ? len + 16 : len;
         ended = text = tag_ready = false;
-        ref_running = false;
+        ref_running = ref_aad_open = ref_padded_early = false;
         ref_nonce_xored = true;
     }
 
@@ -201,7 +230,10 @@ struct Model {
     }
 
 private:
-    void restart() { tls = ended = text = tag_ready = tag_from_record = false; }
+    void restart() {
+        tls = ended = text = tag_ready = tag_from_record = false;
+        aad_len = 0;
+    }
 };
 
 }  // namespace stitch::fuzz

@@ -1,6 +1,7 @@
 #include "fuzz_providers.hpp"
 
 #include <openssl/core.h>
+#include <openssl/crypto.h>
 #include <openssl/err.h>
 #include <openssl/provider.h>
 
@@ -50,6 +51,8 @@ FuzzProviders load() {
     p.stitch_openssh = fetch(p.libctx, "chacha20-poly1305@openssh.com", "provider=stitch");
     p.default_poly1305 = EVP_MAC_fetch(p.libctx, "POLY1305", "provider=default");
     if (!p.default_poly1305) setup_failed("POLY1305 from default");
+    // The divergences allowed depend on it (allowed_divergences.hpp).
+    std::fprintf(stderr, "fuzz: the reference is the default provider of %s\n", OpenSSL_version(OPENSSL_VERSION));
     return p;
 }
 
@@ -76,6 +79,31 @@ void fuzz_count(const char* what) {
     ++(*counts)[what];
 }
 
+namespace {
+const char* g_target = "<target>";
+const uint8_t* g_input = nullptr;
+size_t g_input_size = 0;
+
+std::string base64(const uint8_t* p, size_t n) {
+    static const char* d = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string s;
+    for (size_t i = 0; i < n; i += 3) {
+        const uint32_t v = uint32_t(p[i]) << 16 | (i + 1 < n ? uint32_t(p[i + 1]) << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
+        s += d[v >> 18 & 63];
+        s += d[v >> 12 & 63];
+        s += i + 1 < n ? d[v >> 6 & 63] : '=';
+        s += i + 2 < n ? d[v & 63] : '=';
+    }
+    return s;
+}
+}  // namespace
+
+void fuzz_set_input(const char* target, const uint8_t* data, size_t size) {
+    g_target = target;
+    g_input = data;
+    g_input_size = size;
+}
+
 void fuzz_fail(const char* fmt, ...) {
     va_list args;
     va_start(args, fmt);
@@ -83,6 +111,12 @@ void fuzz_fail(const char* fmt, ...) {
     std::vfprintf(stderr, fmt, args);
     std::fputc('\n', stderr);
     va_end(args);
+    if (g_input) {
+        std::fprintf(stderr, "FUZZ INPUT (%zu bytes, base64): %s\n", g_input_size, base64(g_input, g_input_size).c_str());
+        std::fprintf(stderr, "  replay without libFuzzer: echo '%s' | base64 -d > finding && "
+                             "build/tests/fuzz/%s_replay finding\n",
+                     base64(g_input, g_input_size).c_str(), g_target);
+    }
     std::abort();
 }
 

@@ -4,6 +4,9 @@
 
 #include <openssl/evp.h>
 
+#include <cstddef>
+#include <cstdint>
+
 namespace stitch::fuzz {
 
 struct FuzzProviders {
@@ -29,8 +32,13 @@ void fuzz_count(const char* what);
 // (evp_sequence_enumerate.cpp) records which input first reached each rule.
 extern void (*fuzz_count_hook)(const char* what);
 
-// A finding: prints what differed and aborts, which libFuzzer reports as a
-// crash and saves the input that caused it.
+// The target and the input it is running, so a finding can print them: each
+// target's LLVMFuzzerTestOneInput sets them first.
+void fuzz_set_input(const char* target, const uint8_t* data, size_t size);
+
+// A finding: prints what differed and the input (base64, and how to replay it
+// without libFuzzer), then aborts, which libFuzzer reports as a crash and
+// saves the input that caused it. scripts/test-fuzz.sh prints the seed.
 [[noreturn]] void fuzz_fail(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
 }  // namespace stitch::fuzz

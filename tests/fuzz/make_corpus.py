@@ -47,8 +47,8 @@ def init(pair, mode, src, seed=7, cipher=False):
     return [INIT, pair, mode | (0x80 if cipher else 0), src, seed, seed + 1]
 
 
-def aad(pair, n, seed=3):
-    return [AAD, pair] + length(n) + [0, seed]
+def aad(pair, n, seed=3, via_cipher=False):
+    return [AAD, pair] + length(n) + [4 if via_cipher else 0, seed]
 
 
 def aad_from_message(pair, n):
@@ -154,11 +154,34 @@ def evp_seeds():
     s["chacha_iv_then_key_after_block_ran_out"] = (chacha + init(0, ENC, KEY | IV) + data(0, 1) + data(0, 63) +
                                                    init(0, KEEP, IV | RECORD, seed=30) + init(0, KEEP, KEY, seed=31) +
                                                    data(0, 65))
+    # Issue 19: a zero-length EVP_Cipher(ctx, out, in, 0) between two AAD
+    # pieces, the first ending inside a 16-byte block. stitch's tag stays
+    # RFC 8439's; 3.0.22 pads the AAD early (openssl#32752), so there the pair
+    # diverges and stitch's tag is checked against the composed reference.
+    s["aead_empty_cipher_splits_aad"] = (aead + init(0, ENC, KEY | IV) + aad(0, 5) + data(0, 0, via_cipher=True) +
+                                         aad(0, 8) + data(0, 100) + final(0) + [GET_TAG, 0, 16])
+    # The same pad reopened by an empty AAD call through EVP_Cipher, then text:
+    # 3.0.22 pads twice, so its tag is not RFC 8439's even with no AAD after.
+    s["aead_empty_cipher_then_empty_aad"] = (aead + init(0, ENC, KEY | IV) + aad(0, 5) + data(0, 0, via_cipher=True) +
+                                             aad(0, 0, via_cipher=True) + data(0, 40) + final(0) + [GET_TAG, 0, 16])
+    # The AAD through EVP_Cipher(ctx, NULL, in, n), an empty piece among them.
+    s["aead_aad_via_evp_cipher"] = (aead + init(0, ENC, KEY | IV) + aad(0, 7, via_cipher=True) +
+                                    aad(0, 0, via_cipher=True) + aad(0, 9, via_cipher=True) + data(0, 40) +
+                                    final(0) + [GET_TAG, 0, 16])
+    # Issue 19: zero-length EVP_Cipher calls while a TLS record is announced,
+    # sealing and opening, with and without an output buffer: refused (3.0.22
+    # refuses the first kind), and the record still goes through.
+    s["aead_tls_empty_evp_cipher"] = (aead + init(0, ENC, KEY | IV) + [TLS_AAD, 0, 0, 9] + length(20) +
+                                      data(0, 0, via_cipher=True) + data(0, 0) + data(0, 36, in_place=True) +
+                                      init(1, DEC, KEY | IV | FROM_TRANSCRIPT | RECORD) + [TLS_AAD, 1, 2, 9] +
+                                      data(1, 0, via_cipher=True) + data_from_record(1) +
+                                      init(0, ENC, KEY | IV) + [TLS_AAD, 0, 0, 9] + length(20) +
+                                      aad(0, 0, via_cipher=True) + data(0, 36))
     return s
 
 
 # ---- openssh_packet --------------------------------------------------------
-PACKET, OPEN_LAST, LENGTH, BAD_LENGTH, SEQ, REKEY, TURN, PFINAL, COPY = 0, 3, 5, 6, 7, 8, 9, 10, 11
+PACKET, OPEN_LAST, LENGTH, BAD_LENGTH, SEQ, REKEY, TURN, PFINAL, COPY, EMPTY = 0, 3, 5, 6, 7, 8, 9, 10, 11, 12
 
 
 def packet(side, n, seed=9, real_length=True, in_place=False, via_cipher=False):
@@ -185,6 +208,10 @@ def ssh_seeds():
     s["ssh_bad_lengths"] = (head + [BAD_LENGTH, 0, 1, 3, 0, BAD_LENGTH, 1, 30, 4, 0] + [COPY, 0 | 2 | 4] +
                             packet(0, 10) + [LENGTH, 0, 6, 0] + [TURN, 1, 1] + packet(1, 48))
     s["ssh_large_in_place"] = head + packet(0, 32768, in_place=True, via_cipher=True) + open_last(1, in_place=True)
+    # Zero-length calls through every door, between the length and the packet
+    # and before a key: no-ops that use up nothing.
+    s["ssh_empty_calls"] = (head + [EMPTY, 0, 0, EMPTY, 0, 2] + [LENGTH, 0, 0] + [EMPTY, 0, 3, EMPTY, 0, 1] +
+                            packet(0, 30) + [EMPTY, 1, 2] + open_last(1) + [COPY, 2] + [EMPTY, 0, 0, EMPTY, 0, 3])
     s["ssh_copy_rekey"] = head + [COPY, 1] + [REKEY, 0, 44] + packet(0, 200) + [COPY, 1] + [TURN, 1, 0] + open_last(1)
     return s
 

@@ -98,9 +98,10 @@ private:
     }
 
     void step() {
-        const uint8_t op = in_.u8() % 12;
+        const uint8_t op = in_.u8() % 13;
         static constexpr const char* kNames[] = {"packet", "packet", "packet", "open_last", "open_last", "length",
-                                                 "bad_length", "seq", "rekey", "turn", "final", "copy_or_fresh"};
+                                                 "bad_length", "seq", "rekey", "turn", "final", "copy_or_fresh",
+                                                 "empty"};
         trace_ += '\n';
         trace_ += kNames[op];
         trace_ += ' ';
@@ -117,6 +118,7 @@ private:
             case 9: turn(pick()); break;
             case 10: final(pick()); break;
             case 11: copy_or_fresh(); break;
+            case 12: empty(pick()); break;
         }
         ERR_clear_error();
     }
@@ -257,6 +259,23 @@ private:
         expect(EVP_CipherFinal_ex(s.ctx.get(), nullptr, &outl) == 1 && outl == 0, "final is not a no-op");
     }
 
+    // A zero-length call, through each door: a no-op anywhere, before a key
+    // too (docs/openssl-3.0-semantics.md#empty-calls); it uses up nothing.
+    void empty(Side& s) {
+        const uint8_t how = in_.u8() % 4;
+        static constexpr const char* kDoors[] = {"update(out, in, 0)", "update(NULL, in, 0)", "EVP_Cipher(out, in, 0)",
+                                                 "EVP_Cipher(NULL, NULL, 0)"};
+        trace_ += kDoors[how];
+        trace_ += ' ';
+        uint8_t out[1] = {0xa5}, in[1] = {0x42};
+        int outl = -1, r;
+        if (how < 2) r = EVP_CipherUpdate(s.ctx.get(), how ? nullptr : out, &outl, in, 0);
+        else r = EVP_Cipher(s.ctx.get(), how == 2 ? out : nullptr, how == 2 ? in : nullptr, 0);
+        expect(how < 2 ? r == 1 && outl == 0 : r == 0, std::string(kDoors[how]) + " is not a no-op");
+        expect(out[0] == 0xa5, std::string(kDoors[how]) + " wrote");
+        fuzz_count("empty call");
+    }
+
     // EVP_CIPHER_CTX_copy one side onto the other, or a side anew with no key
     // or IV (every packet call then must be refused).
     void copy_or_fresh() {
@@ -289,6 +308,7 @@ private:
 }  // namespace stitch::fuzz
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    stitch::fuzz::fuzz_set_input("openssh_packet", data, size);
     stitch::fuzz::FuzzInput in(data, size);
     stitch::fuzz::PacketRun(stitch::fuzz::fuzz_providers(), in).run();
     return 0;

@@ -1,7 +1,8 @@
 // ChaCha20-Poly1305 from stitch against the default provider in one process:
 // random keys and nonces, every text length 0..4200 and a few large ones, AAD
 // 0..64, random update splits, in place, copies mid-message, and the re-init
-// sequences libssl, OpenSSH, libssh and pyca use (research.md §a.5, §a.10, §e).
+// sequences libssl, OpenSSH, libssh and pyca use (docs/openssl-3.0-semantics.md
+// #init, #callers).
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -151,7 +152,8 @@ TEST(AeadDifferential, ManyMessagesOnOneContext) {
     });
 }
 
-// python3-cryptography 38 (research.md §e): tag and lengths set before the key.
+// python3-cryptography 38 (docs/openssl-3.0-semantics.md#callers): tag and
+// lengths set before the key.
 TEST(AeadDifferential, PycaSequence) {
     Rng rng = seeded_rng(0x5eed0008);
     const CipherPair cp = fetch_both("ChaCha20-Poly1305");

@@ -118,7 +118,8 @@ inline AeadResult run_aead(const EVP_CIPHER* cipher, int enc, const AeadMessage&
         copy_here(AeadPlan::Copy::InAad, i);
         for (auto& l : lanes) {
             if (p.zero_length_calls) {
-                // Both kinds of empty call: neither may pad the AAD early (research.md §g.5).
+                // Both kinds of empty call: neither may pad the AAD early
+                // (docs/openssl-3.0-semantics.md#unsafe-empty-cipher-aad).
                 uint8_t* out = l.out.empty() ? spare : l.out.data();
                 l.ok &= detail::aead_part(l.ctx.get(), nullptr, kNothing, 0, p.via_evp_cipher) == 0;
                 l.ok &= detail::aead_part(l.ctx.get(), out, kNothing, 0, p.via_evp_cipher) == 0;

@@ -1,12 +1,15 @@
 // How a ChaCha20-Poly1305 message ends where stitch is deliberately stricter
-// than OpenSSL 3.0.19 (research.md §a.9, §g.3, §g.5), checked against the
-// RFC 8439 §2.8.2 vector:
+// than OpenSSL 3.0.19 (docs/openssl-3.0-semantics.md#unsafe-evp-cipher-final,
+// #unsafe-empty-cipher-aad), checked against the RFC 8439 §2.8.2 vector:
 // - EVP_Cipher(ctx, NULL, NULL, 0) finalises: on decrypt it returns 0 for the
-//   right tag and -1 for a wrong or missing one; on encrypt the tag is ready;
+//   right tag and -1 for a wrong or missing one; on encrypt the tag is ready.
+//   From 3.0.22 the default provider does the same, except that it accepts a
+//   message with no tag set (openssl#28137): compared there;
 // - zero-length calls of any kind, anywhere, leave the tag unchanged.
 #include <gtest/gtest.h>
 
 #include "aead_driver.hpp"
+#include "common/openssl_release.hpp"
 #include "common/rfc8439_vectors.hpp"
 
 namespace stitch::test {
@@ -27,8 +30,9 @@ AeadVector section_2_8_2() {
 
 // Decrypts through EVP_Cipher only, the message cut as asked, and returns what
 // the finalising EVP_Cipher(ctx, NULL, NULL, 0) returned.
-int evp_cipher_open(const AeadVector& v, const Bytes& ct, const Bytes* tag, bool with_aad, bool with_data) {
-    CipherPtr c(providers().fetch("ChaCha20-Poly1305", "stitch"));
+int evp_cipher_open(const AeadVector& v, const Bytes& ct, const Bytes* tag, bool with_aad, bool with_data,
+                    const char* provider = "stitch") {
+    CipherPtr c(providers().fetch("ChaCha20-Poly1305", provider));
     CipherCtxPtr ctx = new_cipher_ctx();
     EXPECT_EQ(EVP_DecryptInit_ex(ctx.get(), c.get(), nullptr, v.key.data(), v.nonce.data()), 1);
     if (tag) {
@@ -68,6 +72,31 @@ TEST(AeadFinalise, EvpCipherNullNullZeroChecksTheTagOnDecrypt) {
                 EXPECT_EQ(evp_cipher_open(v, v.ct, &bad, with_aad, with_data), -1) << "wrong tag, bit " << bit;
             }
             EXPECT_EQ(evp_cipher_open(v, v.ct, nullptr, with_aad, with_data), -1) << "no tag";
+            ERR_clear_error();
+        }
+}
+
+// The same opens on the default provider, where its release finalises
+// (openssl#32258, CVE-2026-75803; 3.0 backport #32417): the same answers,
+// except with no tag set, where 3.0 compares no bytes and accepts.
+TEST(AeadFinalise, EvpCipherNullNullZeroAnswersAsTheDefaultProviderWhereItFinalises) {
+    const Release rel = installed_release();
+    if (!rel.at_least(change::evp_cipher_finalises))
+        GTEST_SKIP() << "OpenSSL " << rel.name() << ": EVP_Cipher(ctx, NULL, NULL, 0) does nothing there (openssl#32258)";
+    const AeadVector v = section_2_8_2();
+    for (bool with_aad : {true, false})
+        for (bool with_data : {true, false}) {
+            SCOPED_TRACE(std::string("aad ") + (with_aad ? "yes" : "no") + ", data " + (with_data ? "yes" : "no"));
+            const Bytes good = reference_tag(v, with_aad, with_data);
+            Bytes bad = good;
+            bad[7] ^= 0x20;
+            for (const Bytes* tag : {static_cast<const Bytes*>(&good), static_cast<const Bytes*>(&bad)})
+                EXPECT_EQ(evp_cipher_open(v, v.ct, tag, with_aad, with_data, "default"),
+                          evp_cipher_open(v, v.ct, tag, with_aad, with_data, "stitch"))
+                    << (tag == &good ? "right tag" : "wrong tag");
+            EXPECT_EQ(evp_cipher_open(v, v.ct, nullptr, with_aad, with_data, "default"), 0)
+                << "3.0 accepts a message with no tag set: if this changed, the divergence in "
+                   "docs/openssl-3.0-semantics.md#unsafe-no-tag has narrowed";
             ERR_clear_error();
         }
 }

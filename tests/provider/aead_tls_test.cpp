@@ -1,5 +1,6 @@
-// ChaCha20-Poly1305 in the two shapes libssl 3.0 drives it (research.md §a.8,
-// §a.10), stitch against the default provider:
+// ChaCha20-Poly1305 in the two shapes libssl 3.0 drives it
+// (docs/openssl-3.0-semantics.md#tls12-record, #callers), stitch against the
+// default provider:
 // - TLS 1.2: EVP_CTRL_AEAD_TLS1_AAD (returns 16), then one in-place update of
 //   payload + 16 bytes; encrypt appends the tag, decrypt strips it, and a bad
 //   record returns 0 with its plaintext zeroed.
@@ -9,6 +10,8 @@
 #include <openssl/core_names.h>
 
 #include "aead_driver.hpp"
+#include "common/openssl_release.hpp"
+#include "common/stitch_errors.hpp"
 
 namespace stitch::test {
 namespace {
@@ -130,6 +133,45 @@ TEST(AeadTls12, BadRecordReturnsZeroAndZeroesThePlaintext) {
             ASSERT_EQ(to_hex(good.data(), plen), to_hex(want.data(), plen));
         }
     }
+}
+
+// Issue 19's fuzz finding (corpus/evp_sequence/issue19_tls_empty_evp_cipher),
+// replayed as plain EVP calls: a record announced for 1 payload byte, the
+// taglen and the tag read, then EVP_Cipher(ctx, out, in, 0). 3.0.22 refuses
+// that call (-1), 3.0.19 took it as a no-op (0); stitch refuses it on every
+// release, and the announced record is then sealed as if it had not happened.
+TEST(AeadTls12, Issue19EmptyEvpCipherOnAnAnnouncedRecordIsRefused) {
+    const CipherPair cp = fetch_both("ChaCha20-Poly1305");
+    const Bytes key = concat(from_hex("71ffc364"), Bytes(28, 0x5a)), iv = from_hex("35687e9ffc46f602055e679d");
+    const bool refused_by_default = column_of(installed_release()) == Column::like_3_0_22;
+    Bytes sealed[2];
+    for (int i = 0; i < 2; ++i) {
+        const bool stitch = i == 0;
+        SCOPED_TRACE(stitch ? "stitch" : "default " + installed_release().name());
+        CipherCtxPtr ctx = tls12_ctx(stitch ? cp.stitch.get() : cp.reference.get(), key, iv, 1);
+        Bytes aad = tls12_aad(1, 1), tag(16), rec = {0x42};
+        rec.resize(17, 0);
+        ASSERT_EQ(EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_AEAD_TLS1_AAD, 13, aad.data()), 16);
+        size_t taglen = 0;
+        OSSL_PARAM p[] = {OSSL_PARAM_construct_size_t(OSSL_CIPHER_PARAM_AEAD_TAGLEN, &taglen), OSSL_PARAM_END};
+        ASSERT_EQ(EVP_CIPHER_CTX_get_params(ctx.get(), p), 1);
+        EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_AEAD_GET_TAG, 16, tag.data());  // stitch refuses, 3.0 gives stale bytes
+        ERR_clear_error();
+        uint8_t out[1];
+        const int r = EVP_Cipher(ctx.get(), out, rec.data(), 0);
+        if (stitch) {
+            EXPECT_EQ(r, -1);
+            expect_stitch_error(prov::R_TLS_EMPTY_CALL);
+        } else if (column_of(installed_release()) != Column::not_measured) {
+            EXPECT_EQ(r, refused_by_default ? -1 : 0);
+        }
+        ERR_clear_error();
+        int outl = -1;
+        ASSERT_EQ(EVP_CipherUpdate(ctx.get(), rec.data(), &outl, rec.data(), int(rec.size())), 1);
+        ASSERT_EQ(outl, 17);
+        sealed[i] = rec;
+    }
+    EXPECT_EQ(to_hex(sealed[0]), to_hex(sealed[1])) << "the record after the refused call";
 }
 
 // TLS 1.3 (ssl/tls13_enc.c): per-key setup, then per record an iv-only init.

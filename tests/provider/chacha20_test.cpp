@@ -2,7 +2,8 @@
 // the block counter carrying into word 1 exactly as OpenSSL's does (so
 // OpenSSH's LE64 counter ‖ BE64 seqnr layout works), against the default
 // provider: RFC 8439 §2.4.2, every length with random splits, the counter
-// edge, and the call sequences OpenSSH and libssh make (research.md §d, §e).
+// edge, and the call sequences OpenSSH and libssh make
+// (docs/openssl-3.0-semantics.md#callers).
 #include <gtest/gtest.h>
 
 #include "common/openssh_iv.hpp"

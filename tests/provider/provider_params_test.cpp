@@ -102,7 +102,7 @@ CipherInfo info(const EVP_CIPHER* c) {
     return i;
 }
 
-// libssl keys its AEAD handling off these (research.md §a.3): they must be
+// libssl keys its AEAD handling off these (docs/openssl-3.0-semantics.md#names): they must be
 // what the default provider answers.
 TEST(ProviderParams, AlgorithmParamsMatchDefault) {
     for (const char* name : {"ChaCha20-Poly1305", "ChaCha20"}) {

@@ -4,7 +4,7 @@
 // TLS 1.3 and EVP_Cipher callers. Each test runs on stitch and, to show the
 // harness itself is right, on OpenSSL's default provider, except the
 // EVP_Cipher shape: 3.0.19's EVP_Cipher(ctx, NULL, NULL, 0) neither computes
-// nor checks the tag (research.md §a.9), and stitch implements the fix.
+// nor checks the tag (docs/openssl-3.0-semantics.md#unsafe-evp-cipher-final), and stitch implements the fix.
 #include <gtest/gtest.h>
 
 #include <algorithm>

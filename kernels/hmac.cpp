@@ -61,16 +61,24 @@ bool Sha2Hmac::set_key(const uint8_t* key, size_t len) noexcept {
     else if (len)
         std::memcpy(k, key, len);
 
-    alignas(16) uint64_t pad[kSha2MaxBlock / 8];
-    for (size_t i = 0; i < block / 8; ++i) pad[i] = k[i] ^ 0x3636363636363636ull;
+    // The two pad blocks are independent: the kernel may compress them side by side.
+    alignas(32) uint64_t ipad[kSha2MaxBlock / 8], opad[kSha2MaxBlock / 8];
+    for (size_t i = 0; i < block / 8; ++i) {
+        ipad[i] = k[i] ^ 0x3636363636363636ull;
+        opad[i] = k[i] ^ 0x5c5c5c5c5c5c5c5cull;
+    }
     inner_ = sha2_iv(alg_);
-    compress(*impl_, alg_, inner_, reinterpret_cast<const uint8_t*>(pad), 1);
-    for (size_t i = 0; i < block / 8; ++i) pad[i] = k[i] ^ 0x5c5c5c5c5c5c5c5cull;
     outer_ = sha2_iv(alg_);
-    compress(*impl_, alg_, outer_, reinterpret_cast<const uint8_t*>(pad), 1);
+    const auto* i_bytes = reinterpret_cast<const uint8_t*>(ipad);
+    const auto* o_bytes = reinterpret_cast<const uint8_t*>(opad);
+    if (alg_ == Sha2::sha256)
+        impl_->sha256_pair(inner_.w32, i_bytes, outer_.w32, o_bytes);
+    else
+        impl_->sha512_pair(inner_.w64, i_bytes, outer_.w64, o_bytes);
 
     wipe(k, block);
-    wipe(pad, block);
+    wipe(ipad, block);
+    wipe(opad, block);
     return true;
 }
 

@@ -1,6 +1,8 @@
 // The SHA-2 and HMAC kernels called directly, on every SHA-2 set this CPU can
-// run (portable, and SHA-NI where CPUID has it) whatever dispatch chose,
-// against libcrypto's digests and HMAC; and dispatch's choice itself.
+// run (portable; SHA-NI for SHA-256 and AVX2 + BMI2 for SHA-512 where CPUID
+// has them) whatever dispatch chose, against the portable kernels and
+// libcrypto's digests and HMAC (the default provider's), over every length
+// 0..1000 and Wycheproof's HKDF vectors; and dispatch's choice itself.
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -13,6 +15,7 @@
 
 #include "common/seeded_rng.hpp"
 #include "common/test_util.hpp"
+#include "kdf/wycheproof_hkdf.hpp"
 #include "kernels/dispatch.hpp"
 #include "kernels/hkdf.hpp"
 #include "kernels/hmac.hpp"
@@ -52,29 +55,37 @@ std::string set_name(const kern::Sha2Impl* impl) {
     return s;
 }
 
-// Every length through the block edges (and two blocks past SHA-512's), in
-// one update and in random pieces down to one byte.
-TEST(Sha2Kernels, DigestsMatchLibcryptoAtEveryLength) {
+// Every length 0..1000 (past seven SHA-512 blocks and fifteen SHA-256
+// blocks, so every padding case and the two-block schedule path meet every
+// tail), in one update and in random pieces down to one byte, against the
+// portable kernel and libcrypto.
+TEST(Sha2Kernels, DigestsMatchPortableAndLibcryptoAtEveryLength) {
     Rng rng = seeded_rng(0x5a2d16e5);
-    for (const kern::Sha2Impl* impl : kern::sha2_runnable_impls()) {
-        SCOPED_TRACE(set_name(impl));
-        for (Sha2 a : kAlgs) {
-            SCOPED_TRACE(name_of(a));
-            for (size_t len = 0; len <= 400; ++len) {
-                const Bytes m = rng.bytes(len);
-                const Bytes want = reference_digest(a, m);
-                Bytes got(want.size());
-                kern::sha2_digest(*impl, a, m.data(), m.size(), got.data());
-                ASSERT_EQ(to_hex(got), to_hex(want)) << "length " << len;
+    const Bytes m = rng.bytes(1000);
+    for (Sha2 a : kAlgs) {
+        SCOPED_TRACE(name_of(a));
+        std::vector<Bytes> want(1001);
+        for (size_t len = 0; len <= 1000; ++len) {
+            want[len] = reference_digest(a, Bytes(m.begin(), m.begin() + long(len)));
+            Bytes portable(want[len].size());
+            kern::sha2_digest(kern::sha2_portable_impl(), a, m.data(), len, portable.data());
+            ASSERT_EQ(to_hex(portable), to_hex(want[len])) << "portable, length " << len;
+        }
+        for (const kern::Sha2Impl* impl : kern::sha2_runnable_impls()) {
+            SCOPED_TRACE(set_name(impl));
+            for (size_t len = 0; len <= 1000; ++len) {
+                Bytes got(want[len].size());
+                kern::sha2_digest(*impl, a, m.data(), len, got.data());
+                ASSERT_EQ(to_hex(got), to_hex(want[len])) << "length " << len;
 
                 kern::Sha2Hasher h(*impl, a);
                 for (size_t pos = 0; pos < len;) {
-                    const size_t n = std::min(len - pos, 1 + rng.below(150));
+                    const size_t n = std::min(len - pos, 1 + rng.below(300));
                     h.update(m.data() + pos, n);
                     pos += n;
                 }
                 h.final(got.data());
-                ASSERT_EQ(to_hex(got), to_hex(want)) << "length " << len << " in pieces";
+                ASSERT_EQ(to_hex(got), to_hex(want[len])) << "length " << len << " in pieces";
             }
         }
     }
@@ -95,14 +106,16 @@ TEST(Sha2Kernels, LongMessages) {
     }
 }
 
-// The SHA-NI compression against the portable one, block by block, from
-// random chaining states (not only the IV).
+// Every set's compression against the portable one, from random chaining
+// states (not only the IV): one to seven blocks per call (odd and even
+// counts: the AVX2 SHA-512 kernel takes blocks two at a time), and the pair
+// calls (one block into each of two states) HMAC's key setup makes.
 TEST(Sha2Kernels, EverySetCompressesLikePortable) {
     Rng rng = seeded_rng(0xc0de);
     for (const kern::Sha2Impl* impl : kern::sha2_runnable_impls()) {
         SCOPED_TRACE(set_name(impl));
         for (int trial = 0; trial < 200; ++trial) {
-            const size_t blocks = 1 + rng.below(5);
+            const size_t blocks = 1 + rng.below(7);
             const Bytes in = rng.bytes(64 * blocks);
             uint32_t a[8], b[8];
             for (int i = 0; i < 8; ++i) a[i] = b[i] = uint32_t(rng.next());
@@ -114,13 +127,36 @@ TEST(Sha2Kernels, EverySetCompressesLikePortable) {
             for (int i = 0; i < 8; ++i) c[i] = d[i] = rng.next();
             impl->sha512_blocks(c, in512.data(), blocks);
             kern::sha512_blocks_portable(d, in512.data(), blocks);
-            ASSERT_EQ(to_hex(reinterpret_cast<uint8_t*>(c), 64), to_hex(reinterpret_cast<uint8_t*>(d), 64));
+            ASSERT_EQ(to_hex(reinterpret_cast<uint8_t*>(c), 64), to_hex(reinterpret_cast<uint8_t*>(d), 64))
+                << blocks << " blocks";
+        }
+        for (int trial = 0; trial < 100; ++trial) {
+            const Bytes in = rng.bytes(2 * 128);
+            uint32_t a1[8], b1[8], a2[8], b2[8];
+            uint64_t c1[8], d1[8], c2[8], d2[8];
+            for (int i = 0; i < 8; ++i) {
+                a1[i] = a2[i] = uint32_t(rng.next());
+                b1[i] = b2[i] = uint32_t(rng.next());
+                c1[i] = c2[i] = rng.next();
+                d1[i] = d2[i] = rng.next();
+            }
+            impl->sha256_pair(a1, in.data(), b1, in.data() + 64);
+            kern::sha256_blocks_portable(a2, in.data(), 1);
+            kern::sha256_blocks_portable(b2, in.data() + 64, 1);
+            ASSERT_EQ(to_hex(reinterpret_cast<uint8_t*>(a1), 32), to_hex(reinterpret_cast<uint8_t*>(a2), 32));
+            ASSERT_EQ(to_hex(reinterpret_cast<uint8_t*>(b1), 32), to_hex(reinterpret_cast<uint8_t*>(b2), 32));
+            impl->sha512_pair(c1, in.data(), d1, in.data() + 128);
+            kern::sha512_blocks_portable(c2, in.data(), 1);
+            kern::sha512_blocks_portable(d2, in.data() + 128, 1);
+            ASSERT_EQ(to_hex(reinterpret_cast<uint8_t*>(c1), 64), to_hex(reinterpret_cast<uint8_t*>(c2), 64));
+            ASSERT_EQ(to_hex(reinterpret_cast<uint8_t*>(d1), 64), to_hex(reinterpret_cast<uint8_t*>(d2), 64));
         }
     }
 }
 
 // Keys of every length around the block (hashed when longer), messages in
-// several pieces across block edges, and a key reused for many MACs.
+// several pieces across block edges, and a key reused for many MACs; then
+// every message length 0..1000 under one key of each size class.
 TEST(HmacKernel, MatchesLibcryptoHmac) {
     Rng rng = seeded_rng(0x4a4ac);
     for (const kern::Sha2Impl* impl : kern::sha2_runnable_impls()) {
@@ -138,6 +174,18 @@ TEST(HmacKernel, MatchesLibcryptoHmac) {
                     ASSERT_TRUE(mac.mac(
                         {{m.data(), cut1}, {m.data() + cut1, cut2 - cut1}, {m.data() + cut2, len - cut2}}, got.data()));
                     ASSERT_EQ(to_hex(got), to_hex(reference_hmac(a, key, m))) << "key " << key_len << " msg " << len;
+                }
+            }
+            const Bytes m = rng.bytes(1000);
+            for (size_t key_len : {32u, 128u, 200u}) {
+                const Bytes key = rng.bytes(key_len);
+                kern::Sha2Hmac mac(*impl, a);
+                ASSERT_TRUE(mac.set_key(key.data(), key.size()));
+                for (size_t len = 0; len <= 1000; ++len) {
+                    Bytes got(mac.size());
+                    ASSERT_TRUE(mac.mac({{m.data(), len}}, got.data()));
+                    ASSERT_EQ(to_hex(got), to_hex(reference_hmac(a, key, Bytes(m.begin(), m.begin() + long(len)))))
+                        << "key " << key_len << " msg " << len;
                 }
             }
         }
@@ -189,6 +237,38 @@ TEST(HkdfKernel, ExpandAtEveryLengthMatchesComposedHmac) {
     }
 }
 
+// Wycheproof's HKDF vectors for SHA-256/384/512 through each set's HMAC
+// directly (extract, then expand): the published answers, not only
+// agreement with libcrypto.
+TEST(HkdfKernel, WycheproofVectorsOnEverySet) {
+    for (auto [hash, alg] : {std::pair{"sha256", Sha2::sha256}, {"sha384", Sha2::sha384}, {"sha512", Sha2::sha512}}) {
+        size_t declared = 0;
+        const auto tests = load_wycheproof_hkdf(hash, declared);
+        ASSERT_EQ(tests.size(), declared);
+        for (const kern::Sha2Impl* impl : kern::sha2_runnable_impls()) {
+            SCOPED_TRACE(set_name(impl) + " " + hash);
+            int valid = 0;
+            for (const auto& t : tests) {
+                kern::Sha2Hmac mac(*impl, alg);
+                uint8_t prk[kern::kSha2MaxDigest];
+                ASSERT_EQ(kern::hkdf_extract(mac, t.salt.data(), t.salt.size(), t.ikm.data(), t.ikm.size(), prk),
+                          kern::KdfStatus::ok);
+                Bytes out(t.size);
+                const kern::KdfStatus st =
+                    kern::hkdf_expand(mac, prk, mac.size(), t.info.data(), t.info.size(), out.data(), out.size());
+                if (!t.valid) {
+                    EXPECT_EQ(st, kern::KdfStatus::output_too_long) << "tcId " << t.tc_id;
+                    continue;
+                }
+                ASSERT_EQ(st, kern::KdfStatus::ok) << "tcId " << t.tc_id;
+                EXPECT_EQ(to_hex(out), to_hex(t.okm)) << "tcId " << t.tc_id << " " << t.comment;
+                ++valid;
+            }
+            EXPECT_GT(valid, 70);
+        }
+    }
+}
+
 // RFC 8446 §7.1's HkdfLabel layout and its limits.
 TEST(HkdfKernel, Tls13LabelLayoutAndLimits) {
     uint8_t buf[kern::kTls13MaxHkdfLabel];
@@ -208,25 +288,39 @@ TEST(HkdfKernel, Tls13LabelLayoutAndLimits) {
     EXPECT_EQ(kern::tls13_hkdf_label(buf, 16, prefix, 6, label, 3, long_ctx.data(), 256), 0u);
 }
 
-// Dispatch takes SHA-NI exactly where CPUID reports SHA (with SSSE3 and
-// SSE4.1) and STITCH_CLEAR_CPUID does not hide it. Under CTest's .portable
-// run (STITCH_CLEAR_CPUID=all) this checks the portable choice.
+// Dispatch takes SHA-NI for SHA-256 exactly where CPUID reports SHA (with
+// SSSE3 and SSE4.1), and AVX2 for SHA-512 exactly where it reports AVX2 (with
+// the OS saving ymm state) and BMI2, unless STITCH_CLEAR_CPUID hides them.
+// Under CTest's .portable run (STITCH_CLEAR_CPUID=all) this checks the
+// portable choice.
 TEST(Sha2Dispatch, FollowsCpuidAndTheMask) {
     unsigned a = 0, b = 0, c = 0, d = 0;
-    bool cpu_sha = false;
-    if (__get_cpuid(1, &a, &b, &c, &d) && ((c >> 9) & 1) && ((c >> 19) & 1) && __get_cpuid_max(0, nullptr) >= 7) {
+    bool cpu_sha = false, cpu_avx2 = false, cpu_bmi2 = false;
+    if (__get_cpuid(1, &a, &b, &c, &d) && __get_cpuid_max(0, nullptr) >= 7) {
+        const bool ssse3_sse41 = ((c >> 9) & 1) && ((c >> 19) & 1);
+        const bool ymm = ((c >> 27) & 1) && ((c >> 28) & 1);  // OSXSAVE, AVX
+        unsigned lo = 0, hi = 0;
+        if (ymm) __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
         __cpuid_count(7, 0, a, b, c, d);
-        cpu_sha = (b >> 29) & 1;
+        cpu_sha = ssse3_sse41 && ((b >> 29) & 1);
+        cpu_avx2 = ymm && (lo & 6) == 6 && ((b >> 5) & 1);
+        cpu_bmi2 = (b >> 8) & 1;
     }
+    const bool cpu_sha512 = cpu_avx2 && cpu_bmi2;
     EXPECT_EQ(kern::cpu_features_raw().sha, cpu_sha);
-    EXPECT_EQ(kern::sha2_shani_impl() != nullptr, cpu_sha);
-    EXPECT_EQ(kern::sha2_runnable_impls().size(), cpu_sha ? 2u : 1u);
+    EXPECT_EQ(kern::sha2_runnable_impls().size(), 1u + cpu_sha + cpu_sha512 + (cpu_sha && cpu_sha512));
     const char* mask = std::getenv("STITCH_CLEAR_CPUID");
     const std::string m = mask ? mask : "";
-    const bool masked = m.find("all") != std::string::npos || m.find("sha") != std::string::npos;
-    EXPECT_STREQ(kern::sha2_active_impl().name, cpu_sha && !masked ? "shani" : "portable");
-    std::printf("[ sha2     ] CPU SHA-NI: %s; dispatch chose %s; sets run above: %zu\n", cpu_sha ? "yes" : "no",
-                kern::sha2_active_impl().name, kern::sha2_runnable_impls().size());
+    const auto hidden = [&](const char* word) {
+        return m.find("all") != std::string::npos || m.find(word) != std::string::npos;
+    };
+    const bool sha = cpu_sha && !hidden("sha");
+    const bool avx2 = cpu_sha512 && !hidden("avx2") && !hidden("bmi2");
+    const char* want = sha ? (avx2 ? "shani+avx2" : "shani") : (avx2 ? "avx2" : "portable");
+    EXPECT_STREQ(kern::sha2_active_impl().name, want);
+    std::printf("[ sha2     ] CPU SHA-NI: %s, AVX2+BMI2: %s; dispatch chose %s; sets run above: %zu\n",
+                cpu_sha ? "yes" : "no", cpu_sha512 ? "yes" : "no", kern::sha2_active_impl().name,
+                kern::sha2_runnable_impls().size());
 }
 
 }  // namespace

@@ -100,8 +100,8 @@ int set_mode(KdfCtx& c, const OSSL_PARAM& p) noexcept {
             mode = EVP_KDF_HKDF_MODE_EXTRACT_ONLY;
         else if (same_word(s, "EXPAND_ONLY"))
             mode = EVP_KDF_HKDF_MODE_EXPAND_ONLY;
-    } else if (!OSSL_PARAM_get_int(&p, &mode)) {
-        mode = -1;
+    } else if (!p.data || !OSSL_PARAM_get_int(&p, &mode)) {
+        mode = -1;  // no data: OSSL_PARAM_get_int would read through NULL (3.0's HKDF does, and crashes)
     }
     if (mode != EVP_KDF_HKDF_MODE_EXTRACT_AND_EXPAND && mode != EVP_KDF_HKDF_MODE_EXTRACT_ONLY &&
         mode != EVP_KDF_HKDF_MODE_EXPAND_ONLY)

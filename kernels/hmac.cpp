@@ -51,7 +51,7 @@ void finish(const Sha2Impl& impl, Sha2 alg, Sha2State& st, uint8_t* buf, size_t 
 
 }  // namespace
 
-bool Sha2Hmac::set_key(const uint8_t* key, size_t len) noexcept {
+void Sha2Hmac::load_key(const uint8_t* key, size_t len) noexcept {
     // The pads are built a word at a time: byte stores followed by the
     // kernel's word loads would stall store-to-load forwarding.
     const size_t block = sha2_block_len(alg_);
@@ -79,10 +79,9 @@ bool Sha2Hmac::set_key(const uint8_t* key, size_t len) noexcept {
     wipe(k, block);
     wipe(ipad, block);
     wipe(opad, block);
-    return true;
 }
 
-bool Sha2Hmac::mac(std::initializer_list<ByteView> pieces, uint8_t* out) noexcept {
+void Sha2Hmac::compute(std::initializer_list<ByteView> pieces, uint8_t* out) noexcept {
     const size_t block = sha2_block_len(alg_);
     alignas(16) uint8_t buf[2 * kSha2MaxBlock];
     Sha2State st = inner_;
@@ -122,7 +121,6 @@ bool Sha2Hmac::mac(std::initializer_list<ByteView> pieces, uint8_t* out) noexcep
 
     wipe(buf, 2 * block);
     wipe(&st, sizeof(st));
-    return true;
 }
 
 // Hash("") of each algorithm: a constant, so TLS 1.3's Derive-Secret(., "derived", "")
@@ -143,10 +141,9 @@ constexpr uint8_t kEmpty512[64] = {
     0x63, 0xb9, 0x31, 0xbd, 0x47, 0x41, 0x7a, 0x81, 0xa5, 0x38, 0x32, 0x7a, 0xf9, 0x27, 0xda, 0x3e,
 };
 
-bool Sha2Hmac::empty_hash(uint8_t* out) noexcept {
+void Sha2Hmac::copy_empty_hash(uint8_t* out) noexcept {
     const uint8_t* h = alg_ == Sha2::sha256 ? kEmpty256 : alg_ == Sha2::sha384 ? kEmpty384 : kEmpty512;
     std::memcpy(out, h, size());
-    return true;
 }
 
 void Sha2Hmac::wipe_key() noexcept {

@@ -49,22 +49,18 @@ const Sha2Impl& sha2_impl_for(const CpuFeatures& f) noexcept {
     return f.sha ? (avx2 ? kShaniAvx2 : kShani) : (avx2 ? kAvx2 : kPortable);
 }
 
+Sha2Sets sha2_sets_for(const CpuFeatures& f) noexcept {
+    const bool avx2 = f.avx2 && f.bmi2;
+    Sha2Sets l{{&kPortable}, 1};
+    if (f.sha) l.items[l.count++] = &kShani;
+    if (avx2) l.items[l.count++] = &kAvx2;
+    if (f.sha && avx2) l.items[l.count++] = &kShaniAvx2;
+    return l;
+}
+
 std::span<const Sha2Impl* const> sha2_runnable_impls() noexcept {
-    struct List {
-        const Sha2Impl* items[4];
-        size_t count = 0;
-    };
-    static const List list = [] {
-        const CpuFeatures f = cpu_features_raw();
-        const bool avx2 = f.avx2 && f.bmi2;
-        List l;
-        l.items[l.count++] = &kPortable;
-        if (f.sha) l.items[l.count++] = &kShani;
-        if (avx2) l.items[l.count++] = &kAvx2;
-        if (f.sha && avx2) l.items[l.count++] = &kShaniAvx2;
-        return l;
-    }();
-    return {list.items, list.count};
+    static const Sha2Sets sets = sha2_sets_for(cpu_features_raw());
+    return {sets.items, sets.count};
 }
 
 const Sha2Impl& sha2_active_impl() noexcept {

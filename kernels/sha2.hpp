@@ -88,6 +88,12 @@ const Sha2Impl& sha2_portable_impl() noexcept;
 // The set for these features (SHA-NI for SHA-256 where `sha`, AVX2 for
 // SHA-512 where `avx2` and `bmi2`, portable for the rest).
 const Sha2Impl& sha2_impl_for(const CpuFeatures& f) noexcept;
+// Every SHA-2 set these features run, portable first, each once.
+struct Sha2Sets {
+    const Sha2Impl* items[4];
+    size_t count;
+};
+Sha2Sets sha2_sets_for(const CpuFeatures& f) noexcept;
 // Every SHA-2 set this CPU can run (CPUID without the STITCH_CLEAR_CPUID
 // mask, so tests run each whatever dispatch chose), portable first.
 std::span<const Sha2Impl* const> sha2_runnable_impls() noexcept;

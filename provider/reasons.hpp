@@ -40,6 +40,7 @@ enum Reason : int {
     R_CONTEXT_TOO_LONG,
     R_HMAC_FAILED,
     R_SALT_REFUSED,
+    R_OUT_OF_MEMORY,
 };
 
 struct ReasonText {
@@ -81,6 +82,7 @@ inline constexpr ReasonText kReasonTexts[] = {
     {R_CONTEXT_TOO_LONG, "TLS 1.3 context (data) longer than 255 bytes"},
     {R_HMAC_FAILED, "HMAC over the fetched digest failed"},
     {R_SALT_REFUSED, "no salt: the last salt param was refused (no data); set a salt again to extract"},
+    {R_OUT_OF_MEMORY, "out of memory: an input too long to keep inline could not be stored; it is unset"},
 };
 
 }  // namespace stitch::prov

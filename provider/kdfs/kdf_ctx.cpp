@@ -60,7 +60,7 @@ int set_field(KdfCtx& c, ParamBytes<N>& f, const OSSL_PARAM& p) noexcept {
     clear_field(f);
     if (p.data_type != OSSL_PARAM_OCTET_STRING || !p.data) return refuse(*c.prov, R_INVALID_PARAM);
     uint8_t* dst = make_room(f, p.data_size);
-    if (!dst) return 0;  // OPENSSL_malloc raised it
+    if (!dst) return refuse(*c.prov, R_OUT_OF_MEMORY);  // 3.0's OPENSSL_malloc raises nothing
     if (p.data_size) std::memcpy(dst, p.data, p.data_size);
     return 1;
 }
@@ -233,7 +233,7 @@ int set_info(KdfCtx& c, const KdfParams& p) noexcept {
     // An empty total clears the info. (3.0.19 frees it but keeps the old
     // length, and its next derive reads through a NULL pointer.)
     uint8_t* dst = make_room(c.info, total);
-    if (!dst) return 0;
+    if (!dst) return refuse(*c.prov, R_OUT_OF_MEMORY);
     for (const OSSL_PARAM* q = p.info; q->key; ++q) {
         if (!param::is(q->key, OSSL_KDF_PARAM_INFO) || !q->data || !q->data_size) continue;
         std::memcpy(dst, q->data, q->data_size);

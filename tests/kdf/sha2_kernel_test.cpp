@@ -286,6 +286,39 @@ TEST(HkdfKernel, Tls13LabelLayoutAndLimits) {
     EXPECT_EQ(kern::tls13_hkdf_label(buf, 16, prefix, 6, long_label.data(), 250, nullptr, 0), 0u);
     EXPECT_NE(kern::tls13_hkdf_label(buf, 16, prefix, 6, label, 3, long_ctx.data(), 255), 0u);
     EXPECT_EQ(kern::tls13_hkdf_label(buf, 16, prefix, 6, label, 3, long_ctx.data(), 256), 0u);
+    EXPECT_NE(kern::tls13_hkdf_label(buf, 0xffff, prefix, 6, label, 3, nullptr, 0), 0u);
+    EXPECT_EQ(kern::tls13_hkdf_label(buf, 0x10000, prefix, 6, label, 3, nullptr, 0), 0u) << "Length is a uint16";
+}
+
+// The sets each combination of features gets: which one dispatch takes, and
+// which ones the tests run, on every kind of CPU (not only this one).
+TEST(Sha2Dispatch, SetsForEveryFeatureCombination) {
+    struct Case {
+        bool sha, avx2, bmi2;
+        const char* chosen;
+        std::vector<std::string> runnable;
+    };
+    const Case cases[] = {
+        {false, false, false, "portable", {"portable"}},
+        {true, false, false, "shani", {"portable", "shani"}},
+        {false, true, true, "avx2", {"portable", "avx2"}},
+        {false, true, false, "portable", {"portable"}},  // AVX2 without BMI2's RORX: not enough
+        {false, false, true, "portable", {"portable"}},
+        {true, true, true, "shani+avx2", {"portable", "shani", "avx2", "shani+avx2"}},
+    };
+    for (const Case& c : cases) {
+        kern::CpuFeatures f;
+        f.sha = c.sha;
+        f.avx2 = c.avx2;
+        f.bmi2 = c.bmi2;
+        SCOPED_TRACE(std::string("sha ") + (c.sha ? "1" : "0") + " avx2 " + (c.avx2 ? "1" : "0") + " bmi2 " +
+                     (c.bmi2 ? "1" : "0"));
+        EXPECT_STREQ(kern::sha2_impl_for(f).name, c.chosen);
+        const kern::Sha2Sets sets = kern::sha2_sets_for(f);
+        std::vector<std::string> names;
+        for (size_t i = 0; i < sets.count; ++i) names.push_back(sets.items[i]->name);
+        EXPECT_EQ(names, c.runnable);
+    }
 }
 
 // Dispatch takes SHA-NI for SHA-256 exactly where CPUID reports SHA (with

@@ -38,7 +38,8 @@ void store_digest(Sha2 alg, const Sha2State& st, uint8_t* out) noexcept {
 // Pads the n buffered bytes of buf (FIPS 180-4 §5.1: 0x80, zeros, the
 // message length in bits) and compresses the last one or two blocks.
 // buf has room for two blocks.
-void finish(const Sha2Impl& impl, Sha2 alg, Sha2State& st, uint8_t* buf, size_t n, uint64_t total) noexcept {
+// Returns how many blocks of buf it wrote.
+size_t finish(const Sha2Impl& impl, Sha2 alg, Sha2State& st, uint8_t* buf, size_t n, uint64_t total) noexcept {
     const size_t block = sha2_block_len(alg);
     const size_t len_field = alg == Sha2::sha256 ? 8 : 16;
     const size_t blocks = n + 1 + len_field <= block ? 1 : 2;
@@ -47,26 +48,27 @@ void finish(const Sha2Impl& impl, Sha2 alg, Sha2State& st, uint8_t* buf, size_t 
     const uint64_t be_bits = __builtin_bswap64(total * 8);
     std::memcpy(buf + blocks * block - 8, &be_bits, 8);
     compress(impl, alg, st, buf, blocks);
+    return blocks;
 }
 
 }  // namespace
 
 void Sha2Hmac::load_key(const uint8_t* key, size_t len) noexcept {
     // The pads are built a word at a time: byte stores followed by the
-    // kernel's word loads would stall store-to-load forwarding.
+    // kernel's word loads would stall store-to-load forwarding. ipad holds
+    // the key (or its hash) first.
     const size_t block = sha2_block_len(alg_);
-    alignas(16) uint64_t k[kSha2MaxBlock / 8] = {};
-    if (len > block)
-        sha2_digest(*impl_, alg_, key, len, reinterpret_cast<uint8_t*>(k));
-    else if (len)
-        std::memcpy(k, key, len);
-
-    // The two pad blocks are independent: the kernel may compress them side by side.
     alignas(32) uint64_t ipad[kSha2MaxBlock / 8], opad[kSha2MaxBlock / 8];
+    std::memset(ipad, 0, block);
+    if (len > block)
+        sha2_digest(*impl_, alg_, key, len, reinterpret_cast<uint8_t*>(ipad));
+    else if (len)
+        std::memcpy(ipad, key, len);
     for (size_t i = 0; i < block / 8; ++i) {
-        ipad[i] = k[i] ^ 0x3636363636363636ull;
-        opad[i] = k[i] ^ 0x5c5c5c5c5c5c5c5cull;
+        opad[i] = ipad[i] ^ 0x5c5c5c5c5c5c5c5cull;
+        ipad[i] ^= 0x3636363636363636ull;
     }
+    // The two pad blocks are independent: the kernel may compress them side by side.
     inner_ = sha2_iv(alg_);
     outer_ = sha2_iv(alg_);
     const auto* i_bytes = reinterpret_cast<const uint8_t*>(ipad);
@@ -76,7 +78,6 @@ void Sha2Hmac::load_key(const uint8_t* key, size_t len) noexcept {
     else
         impl_->sha512_pair(inner_.w64, i_bytes, outer_.w64, o_bytes);
 
-    wipe(k, block);
     wipe(ipad, block);
     wipe(opad, block);
 }
@@ -110,7 +111,7 @@ void Sha2Hmac::compute(std::initializer_list<ByteView> pieces, uint8_t* out) noe
             }
         }
     }
-    finish(*impl_, alg_, st, buf, n, total);
+    const size_t used = finish(*impl_, alg_, st, buf, n, total) * block;
 
     // The outer hash: its pad block is in outer_, then the inner digest.
     const size_t hash_len = size();
@@ -119,7 +120,7 @@ void Sha2Hmac::compute(std::initializer_list<ByteView> pieces, uint8_t* out) noe
     finish(*impl_, alg_, st, buf, hash_len, block + hash_len);
     store_digest(alg_, st, out);
 
-    wipe(buf, 2 * block);
+    wipe(buf, used);  // the outer block lies within it
     wipe(&st, sizeof(st));
 }
 

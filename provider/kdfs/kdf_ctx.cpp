@@ -129,7 +129,13 @@ void* kdf_newctx(void* provctx) noexcept {
 void kdf_freectx(void* vctx) noexcept {
     auto* c = static_cast<KdfCtx*>(vctx);
     if (!c) return;
-    clear_all(*c);
+    // The inline inputs go with the one wipe of the whole context (libssl
+    // frees one after each of its derives): only heap-held ones first.
+    kdf_digest_clear(c->digest);
+    for (ParamBytes<64>* f : {&c->key, &c->salt, &c->label, &c->data})
+        if (f->heap) clear_field(*f);
+    if (c->info.heap) clear_field(c->info);
+    if (c->prefix.heap) clear_field(c->prefix);
     wipe_secret(c, sizeof(*c), region::kContext);
     OPENSSL_free(c);
 }

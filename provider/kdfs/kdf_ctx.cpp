@@ -166,7 +166,7 @@ KdfParams locate_kdf_params(const OSSL_PARAM params[]) noexcept {
     auto first = [](const OSSL_PARAM*& slot, const OSSL_PARAM* p) {
         if (!slot) slot = p;
     };
-    for (const OSSL_PARAM* p = params; p && p->key; ++p) {
+    for (const OSSL_PARAM* p = params; p->key; ++p) {  // (both callers pass a non-NULL array)
         const char* k = p->key;
         switch (k[0]) {
             case 'd':
@@ -258,9 +258,9 @@ int kdf_get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
     if (OSSL_PARAM* p = OSSL_PARAM_locate(params, OSSL_KDF_PARAM_SIZE)) {
         size_t size = SIZE_MAX;  // any length: the expanding modes
         if (c.mode == EVP_KDF_HKDF_MODE_EXTRACT_ONLY) {
-            if (c.digest.kind == KdfDigest::Kind::none) return refuse(*c.prov, R_DIGEST_NOT_SET);
             size = kdf_digest_size(c.digest);
-            if (!size) return 0;
+            // 0: no digest, or one of no fixed size (the "NULL" digest), which 3.0 refuses silently.
+            if (!size) return c.digest.kind == KdfDigest::Kind::none ? refuse(*c.prov, R_DIGEST_NOT_SET) : 0;
         }
         return param::set_size(*p, size) ? 1 : 0;
     }
@@ -295,11 +295,15 @@ int refuse_status(const Provider& prov, kern::KdfStatus st) noexcept {
         case kern::KdfStatus::context_too_long:
             return refuse(prov, R_CONTEXT_TOO_LONG);
         case kern::KdfStatus::mac_failed:
+        default:  // (ok never comes here: with_mac returns 1 first)
             return refuse(prov, R_HMAC_FAILED);
-        case kern::KdfStatus::ok:
-            break;
     }
-    return 1;
 }
 
 }  // namespace stitch::prov
+
+// The one copy of each HKDF step per Mac (kdf_ctx.hpp).
+namespace stitch::kern {
+STITCH_KDF_STEPS(, Sha2Hmac)
+STITCH_KDF_STEPS(, prov::EvpHmac)
+}  // namespace stitch::kern

@@ -196,9 +196,15 @@ TEST_F(KdfAllocFailure, DupFailsCleanlyAtEveryAllocation) {
         const KdfPair kdf(name);
         KdfParamSet p = std::string(name) == "HKDF" ? hkdf(EVP_KDF_HKDF_MODE_EXPAND_ONLY, "SHA1")
                                                     : tls13(EVP_KDF_HKDF_MODE_EXPAND_ONLY, "SHA1");
-        p.key = Bytes(100, 1);  // on the heap
-        if (std::string(name) == "HKDF") p.infos = {Bytes(300, 2)};
-        else p.label = Bytes(100, 3);
+        p.key = Bytes(100, 1);  // every input on the heap
+        p.salt = Bytes(100, 4);
+        if (std::string(name) == "HKDF") {
+            p.infos = {Bytes(300, 2)};
+        } else {
+            p.prefix = Bytes(20, 5);
+            p.label = Bytes(100, 3);
+            p.data = Bytes(100, 6);
+        }
         KdfCtxPtr ctx = new_kdf_ctx(kdf.stitch);
         ParamArray a(p);
         ASSERT_EQ(EVP_KDF_CTX_set_params(ctx.get(), a.get()), 1);
@@ -209,7 +215,7 @@ TEST_F(KdfAllocFailure, DupFailsCleanlyAtEveryAllocation) {
             ASSERT_NE(copy, nullptr);
             allocations = c.stitch();
         }
-        ASSERT_GE(allocations, 3) << "the context and two heap inputs";
+        ASSERT_GE(allocations, 4) << "the context and each heap input";
         for (long n = 1; n <= allocations; ++n) {
             SCOPED_TRACE("stitch allocation " + std::to_string(n) + " of " + std::to_string(allocations) + " fails");
             {

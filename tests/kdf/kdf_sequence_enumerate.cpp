@@ -16,8 +16,9 @@
 //     valid with `properties`; properties alone valid, empty, NULL data
 //   derive of 0, of HashLen and of 255 x HashLen + 1 bytes
 //   reset, dup, get size, get info
-// (TLS13-KDF's vocabulary has prefix, label and data; HKDF's has not: it
-// ignores them, as it ignores nothing else of the list.)
+// (prefix, label and data only for TLS13-KDF, which has them: 45 ops
+// against HKDF's 33.) Depth 4: 2.38 M sequences, ~17 µs each
+// (docs/tls13-kdf.md, "The enumeration").
 //
 // What the deepest level leaves out (docs/tls13-kdf.md, "The enumeration"),
 // every one of them being in every shorter sequence:

@@ -27,7 +27,7 @@ mutants = [
  ("two-block loop stops one pair early", "kernels/sha512_avx2/sha512.cpp", "for (; nblocks >= 2; nblocks -= 2, in += 256)", "for (; nblocks > 2; nblocks -= 2, in += 256)"),
  ("Ch with f and g swapped", "kernels/sha512_avx2/sha512.cpp", "h += (e & f) ^ (~e & g);", "h += (e & g) ^ (~e & f);"),
  ("SHA-NI pair: second state fed forward from the first", "kernels/shani/sha256.cpp", "st[n].cdgh = _mm_add_epi32(st[n].cdgh, start[n].cdgh);", "st[n].cdgh = _mm_add_epi32(st[n].cdgh, start[0].cdgh);"),
- ("HMAC key setup: opad built from ipad's constant", "kernels/hmac.cpp", "opad[i] = k[i] ^ 0x5c5c5c5c5c5c5c5cull;", "opad[i] = k[i] ^ 0x5c5c5c5c5c5c5c5dull;"),
+ ("HMAC key setup: opad built from a wrong constant", "kernels/hmac.cpp", "opad[i] = ipad[i] ^ 0x5c5c5c5c5c5c5c5cull;", "opad[i] = ipad[i] ^ 0x5c5c5c5c5c5c5c5dull;"),
  ("AVX2 kernel leaves the schedule in ymm (no VZEROALL)", "kernels/sha512_avx2/sha512.cpp", "    _mm256_zeroall();\n", "\n"),
 ]
 sel = [a for a in sys.argv[1:] if a.isdigit()]

@@ -77,6 +77,51 @@ bool Tls13Extract::operator()() noexcept {
     return ok;
 }
 
+HkdfLibsslShape::HkdfLibsslShape(OSSL_LIB_CTX* libctx, Prov prov, int mode, const char* digest, size_t out_len)
+    : libctx_(libctx), propq_(std::string("provider=") + prov_name(prov)), mode_(mode), digest_(digest),
+      out_len_(out_len) {
+    if (out_len > sizeof(out_)) throw std::runtime_error("HKDF output too long for the benchmark");
+    fill(key_, sizeof(key_), 0x1c3);
+    fill(salt_, sizeof(salt_), 0x5a17);
+    fill(info_, sizeof(info_), 0x1f0);
+    KdfPtr probe(EVP_KDF_fetch(libctx_, "HKDF", propq_.c_str()));
+    if (!probe) throw std::runtime_error("HKDF not offered");
+}
+
+bool HkdfLibsslShape::operator()() noexcept {
+    EVP_KDF* kdf = EVP_KDF_fetch(libctx_, "HKDF", propq_.c_str());
+    EVP_KDF_CTX* kctx = EVP_KDF_CTX_new(kdf);
+    EVP_KDF_free(kdf);
+    if (!kctx) return false;
+    const size_t hash_len = std::string(digest_).find("384") != std::string::npos ? 48 : 32;
+    OSSL_PARAM params[] = {
+        OSSL_PARAM_construct_int(OSSL_KDF_PARAM_MODE, &mode_),
+        OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST, const_cast<char*>(digest_), 0),
+        octets(OSSL_KDF_PARAM_KEY, key_, hash_len),
+        octets(OSSL_KDF_PARAM_INFO, info_, hash_len),
+        mode_ == EVP_KDF_HKDF_MODE_EXPAND_ONLY ? OSSL_PARAM_construct_end()
+                                               : octets(OSSL_KDF_PARAM_SALT, salt_, hash_len),
+        OSSL_PARAM_construct_end(),
+    };
+    const bool ok = EVP_KDF_derive(kctx, out_, out_len_, params) > 0;
+    EVP_KDF_CTX_free(kctx);
+    return ok;
+}
+
+KdfFetchNewFree::KdfFetchNewFree(OSSL_LIB_CTX* libctx, Prov prov, const char* name)
+    : libctx_(libctx), propq_(std::string("provider=") + prov_name(prov)), name_(name) {
+    KdfPtr probe(EVP_KDF_fetch(libctx_, name_, propq_.c_str()));
+    if (!probe) throw std::runtime_error(std::string(name) + " not offered");
+}
+
+bool KdfFetchNewFree::operator()() noexcept {
+    EVP_KDF* kdf = EVP_KDF_fetch(libctx_, name_, propq_.c_str());
+    EVP_KDF_CTX* kctx = EVP_KDF_CTX_new(kdf);
+    EVP_KDF_free(kdf);
+    EVP_KDF_CTX_free(kctx);
+    return kctx != nullptr;
+}
+
 HkdfWithParams::HkdfWithParams(const EVP_KDF* hkdf, int mode, const char* digest, size_t out_len)
     : mode_(mode), digest_(digest), out_len_(out_len) {
     if (!hkdf) throw std::runtime_error("HKDF not offered");

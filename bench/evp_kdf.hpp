@@ -49,6 +49,39 @@ private:
     uint8_t prev_[64], ikm_[64], out_[64];
 };
 
+// HKDF in libssl's call shape (as Tls13ExpandLabel): a fetch, a new
+// context, one derive with mode, the digest's name, a key and info (and a
+// salt unless EXPAND_ONLY) in its params, a free. out_len: the output.
+class HkdfLibsslShape {
+public:
+    HkdfLibsslShape(OSSL_LIB_CTX* libctx, Prov prov, int mode, const char* digest, size_t out_len);
+    bool operator()() noexcept;
+    std::span<const uint8_t> output() const { return {out_, out_len_}; }
+
+private:
+    OSSL_LIB_CTX* libctx_;
+    std::string propq_;
+    int mode_;
+    const char* digest_;
+    size_t out_len_;
+    uint8_t key_[48], salt_[48], info_[48], out_[64];
+};
+
+// What libcrypto costs around every such derive, whoever provides the KDF:
+// the fetch, EVP_KDF_CTX_new (with the provider's newctx) and the frees, no
+// derive. The floor under the libssl-shape rows.
+class KdfFetchNewFree {
+public:
+    KdfFetchNewFree(OSSL_LIB_CTX* libctx, Prov prov, const char* name);
+    bool operator()() noexcept;
+    std::span<const uint8_t> output() const { return {}; }
+
+private:
+    OSSL_LIB_CTX* libctx_;
+    std::string propq_;
+    const char* name_;
+};
+
 // HKDF on one kept context, every param (mode, digest name, key, salt or
 // info) passed to each EVP_KDF_derive, as EVP_PKEY's HKDF bridge and most
 // direct EVP_KDF callers do. mode is EVP_KDF_HKDF_MODE_*; the output is

@@ -292,6 +292,10 @@ Table kdf_table(const Providers& p, const SectionConfig& cfg) {
     t.title = "HKDF and TLS13-KDF through EVP (bytes = output)";
     t.notes = {"t13-label, t13-extr: libssl 3.0's calls, each a fetch, a new context, one derive with the digest's "
                "name in the params, a free (TLS 1.3 makes 21 per handshake per side); 32 B = SHA-256, 48 B = SHA-384",
+               "hk-expand, hk-both: HKDF in the same call shape (EXPAND_ONLY; EXTRACT_AND_EXPAND), key, salt and "
+               "info of HashLen",
+               "t13-fixed: the fetch, new context and frees alone, no derive: what libcrypto costs around each of "
+               "the rows above whoever provides the KDF",
                "hkdf-*: one kept context, mode, digest name, key and info (expand) or salt (extract) passed to "
                "every derive; hkdf-sha1 takes stitch's fetched-digest path"};
     t.columns = {"stitch", "default"};
@@ -306,6 +310,20 @@ Table kdf_table(const Providers& p, const SectionConfig& cfg) {
     libssl_shape("t13-label", std::type_identity<Tls13ExpandLabel>{}, "SHA2-384", 48);
     libssl_shape("t13-extr", std::type_identity<Tls13Extract>{}, "SHA2-256", 32);
     libssl_shape("t13-extr", std::type_identity<Tls13Extract>{}, "SHA2-384", 48);
+    auto hkdf_shape = [&](const char* op, int mode, const char* digest, size_t out_len) {
+        Contender s = p.has_stitch() ? contender<HkdfLibsslShape>(libctx, Prov::stitch, mode, digest, out_len)
+                                     : absent("stitch.so not loaded from " + p.module_dir() + ": " + p.stitch_error());
+        add_row(t, cfg, op, out_len, both(std::move(s), contender<HkdfLibsslShape>(libctx, Prov::dflt, mode, digest, out_len)));
+    };
+    hkdf_shape("hk-expand", EVP_KDF_HKDF_MODE_EXPAND_ONLY, "SHA2-256", 32);
+    hkdf_shape("hk-expand", EVP_KDF_HKDF_MODE_EXPAND_ONLY, "SHA2-384", 48);
+    hkdf_shape("hk-both", EVP_KDF_HKDF_MODE_EXTRACT_AND_EXPAND, "SHA2-256", 32);
+    hkdf_shape("hk-both", EVP_KDF_HKDF_MODE_EXTRACT_AND_EXPAND, "SHA2-384", 48);
+    {
+        Contender s = p.has_stitch() ? contender<KdfFetchNewFree>(libctx, Prov::stitch, "TLS13-KDF")
+                                     : absent("stitch.so not loaded from " + p.module_dir() + ": " + p.stitch_error());
+        add_row(t, cfg, "t13-fixed", 0, both(std::move(s), contender<KdfFetchNewFree>(libctx, Prov::dflt, "TLS13-KDF")));
+    }
 
     const auto sk = p.kdf(Prov::stitch, "HKDF");
     const auto dk = p.kdf(Prov::dflt, "HKDF");

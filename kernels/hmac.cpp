@@ -38,7 +38,8 @@ void store_digest(Sha2 alg, const Sha2State& st, uint8_t* out) noexcept {
 // Pads the n buffered bytes of buf (FIPS 180-4 §5.1: 0x80, zeros, the
 // message length in bits) and compresses the last one or two blocks.
 // buf has room for two blocks.
-void finish(const Sha2Impl& impl, Sha2 alg, Sha2State& st, uint8_t* buf, size_t n, uint64_t total) noexcept {
+// Returns how many blocks of buf it wrote.
+size_t finish(const Sha2Impl& impl, Sha2 alg, Sha2State& st, uint8_t* buf, size_t n, uint64_t total) noexcept {
     const size_t block = sha2_block_len(alg);
     const size_t len_field = alg == Sha2::sha256 ? 8 : 16;
     const size_t blocks = n + 1 + len_field <= block ? 1 : 2;
@@ -47,34 +48,41 @@ void finish(const Sha2Impl& impl, Sha2 alg, Sha2State& st, uint8_t* buf, size_t 
     const uint64_t be_bits = __builtin_bswap64(total * 8);
     std::memcpy(buf + blocks * block - 8, &be_bits, 8);
     compress(impl, alg, st, buf, blocks);
+    return blocks;
 }
 
 }  // namespace
 
-bool Sha2Hmac::set_key(const uint8_t* key, size_t len) noexcept {
+void Sha2Hmac::load_key(const uint8_t* key, size_t len) noexcept {
     // The pads are built a word at a time: byte stores followed by the
-    // kernel's word loads would stall store-to-load forwarding.
+    // kernel's word loads would stall store-to-load forwarding. ipad holds
+    // the key (or its hash) first.
     const size_t block = sha2_block_len(alg_);
-    alignas(16) uint64_t k[kSha2MaxBlock / 8] = {};
+    alignas(32) uint64_t ipad[kSha2MaxBlock / 8], opad[kSha2MaxBlock / 8];
+    std::memset(ipad, 0, block);
     if (len > block)
-        sha2_digest(*impl_, alg_, key, len, reinterpret_cast<uint8_t*>(k));
+        sha2_digest(*impl_, alg_, key, len, reinterpret_cast<uint8_t*>(ipad));
     else if (len)
-        std::memcpy(k, key, len);
-
-    alignas(16) uint64_t pad[kSha2MaxBlock / 8];
-    for (size_t i = 0; i < block / 8; ++i) pad[i] = k[i] ^ 0x3636363636363636ull;
+        std::memcpy(ipad, key, len);
+    for (size_t i = 0; i < block / 8; ++i) {
+        opad[i] = ipad[i] ^ 0x5c5c5c5c5c5c5c5cull;
+        ipad[i] ^= 0x3636363636363636ull;
+    }
+    // The two pad blocks are independent: the kernel may compress them side by side.
     inner_ = sha2_iv(alg_);
-    compress(*impl_, alg_, inner_, reinterpret_cast<const uint8_t*>(pad), 1);
-    for (size_t i = 0; i < block / 8; ++i) pad[i] = k[i] ^ 0x5c5c5c5c5c5c5c5cull;
     outer_ = sha2_iv(alg_);
-    compress(*impl_, alg_, outer_, reinterpret_cast<const uint8_t*>(pad), 1);
+    const auto* i_bytes = reinterpret_cast<const uint8_t*>(ipad);
+    const auto* o_bytes = reinterpret_cast<const uint8_t*>(opad);
+    if (alg_ == Sha2::sha256)
+        impl_->sha256_pair(inner_.w32, i_bytes, outer_.w32, o_bytes);
+    else
+        impl_->sha512_pair(inner_.w64, i_bytes, outer_.w64, o_bytes);
 
-    wipe(k, block);
-    wipe(pad, block);
-    return true;
+    wipe(ipad, block);
+    wipe(opad, block);
 }
 
-bool Sha2Hmac::mac(std::initializer_list<ByteView> pieces, uint8_t* out) noexcept {
+void Sha2Hmac::compute(std::initializer_list<ByteView> pieces, uint8_t* out) noexcept {
     const size_t block = sha2_block_len(alg_);
     alignas(16) uint8_t buf[2 * kSha2MaxBlock];
     Sha2State st = inner_;
@@ -103,7 +111,7 @@ bool Sha2Hmac::mac(std::initializer_list<ByteView> pieces, uint8_t* out) noexcep
             }
         }
     }
-    finish(*impl_, alg_, st, buf, n, total);
+    const size_t used = finish(*impl_, alg_, st, buf, n, total) * block;
 
     // The outer hash: its pad block is in outer_, then the inner digest.
     const size_t hash_len = size();
@@ -112,9 +120,8 @@ bool Sha2Hmac::mac(std::initializer_list<ByteView> pieces, uint8_t* out) noexcep
     finish(*impl_, alg_, st, buf, hash_len, block + hash_len);
     store_digest(alg_, st, out);
 
-    wipe(buf, 2 * block);
+    wipe(buf, used);  // the outer block lies within it
     wipe(&st, sizeof(st));
-    return true;
 }
 
 // Hash("") of each algorithm: a constant, so TLS 1.3's Derive-Secret(., "derived", "")
@@ -135,10 +142,9 @@ constexpr uint8_t kEmpty512[64] = {
     0x63, 0xb9, 0x31, 0xbd, 0x47, 0x41, 0x7a, 0x81, 0xa5, 0x38, 0x32, 0x7a, 0xf9, 0x27, 0xda, 0x3e,
 };
 
-bool Sha2Hmac::empty_hash(uint8_t* out) noexcept {
+void Sha2Hmac::copy_empty_hash(uint8_t* out) noexcept {
     const uint8_t* h = alg_ == Sha2::sha256 ? kEmpty256 : alg_ == Sha2::sha384 ? kEmpty384 : kEmpty512;
     std::memcpy(out, h, size());
-    return true;
 }
 
 void Sha2Hmac::wipe_key() noexcept {

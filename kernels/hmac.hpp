@@ -27,16 +27,32 @@ public:
 
     size_t size() const noexcept { return sha2_digest_len(alg_); }
 
+    // The Mac contract of kernels/hkdf.hpp. These never fail (its false is
+    // for the provider's HMAC over EVP): inline, so the HKDF code's failure
+    // branches fold away when it runs on this one.
+
     // A key of any length; one longer than the block is hashed first (RFC 2104 §2).
-    bool set_key(const uint8_t* key, size_t len) noexcept;
+    bool set_key(const uint8_t* key, size_t len) noexcept {
+        load_key(key, len);
+        return true;
+    }
 
     // HMAC(key, pieces...) into out[0..size()).
-    bool mac(std::initializer_list<ByteView> pieces, uint8_t* out) noexcept;
+    bool mac(std::initializer_list<ByteView> pieces, uint8_t* out) noexcept {
+        compute(pieces, out);
+        return true;
+    }
 
     // The hash of the empty message (TLS 1.3's Derive-Secret(., "derived", "")).
-    bool empty_hash(uint8_t* out) noexcept;
+    bool empty_hash(uint8_t* out) noexcept {
+        copy_empty_hash(out);
+        return true;
+    }
 
 private:
+    void load_key(const uint8_t* key, size_t len) noexcept;
+    void compute(std::initializer_list<ByteView> pieces, uint8_t* out) noexcept;
+    void copy_empty_hash(uint8_t* out) noexcept;
     void wipe_key() noexcept;
 
     const Sha2Impl* impl_;

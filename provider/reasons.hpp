@@ -41,6 +41,7 @@ enum Reason : int {
     R_CONTEXT_TOO_LONG,
     R_HMAC_FAILED,
     R_SALT_REFUSED,
+    R_OUT_OF_MEMORY,
     // openssl.cnf's `kernel` setting (provider/entry.cpp).
     R_UNKNOWN_KERNEL,
     R_KERNEL_NOT_RUNNABLE,
@@ -86,6 +87,7 @@ inline constexpr ReasonText kReasonTexts[] = {
     {R_CONTEXT_TOO_LONG, "TLS 1.3 context (data) longer than 255 bytes"},
     {R_HMAC_FAILED, "HMAC over the fetched digest failed"},
     {R_SALT_REFUSED, "no salt: the last salt param was refused (no data); set a salt again to extract"},
+    {R_OUT_OF_MEMORY, "out of memory: an input too long to keep inline could not be stored; it is unset"},
     {R_UNKNOWN_KERNEL, "unknown kernel set in the configuration: use auto, avx512-ifma, avx512, avx2 or portable"},
     {R_KERNEL_NOT_RUNNABLE, "this CPU cannot run the kernel set the configuration names: stitch not started"},
 };

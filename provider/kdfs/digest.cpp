@@ -15,16 +15,23 @@ namespace stitch::prov {
 namespace {
 
 // ASCII only, as OpenSSL compares algorithm names (OPENSSL_strcasecmp),
-// whatever the process locale.
+// whatever the process locale. b is one of kSha2Names, all upper case.
 bool same_name(const char* a, const char* b) noexcept {
     for (;; ++a, ++b) {
-        char x = *a, y = *b;
+        char x = *a;
         if (x >= 'a' && x <= 'z') x = char(x - 'a' + 'A');
-        if (y >= 'a' && y <= 'z') y = char(y - 'a' + 'A');
-        if (x != y) return false;
+        if (x != *b) return false;
         if (!x) return true;
     }
 }
+
+constexpr bool no_lower_case() {
+    for (const Sha2Name& n : kSha2Names)
+        for (const char* c = n.name; *c; ++c)
+            if (*c >= 'a' && *c <= 'z') return false;
+    return true;
+}
+static_assert(no_lower_case(), "same_name() folds only its first argument");
 
 // The names' lengths, so most candidates are passed over on one compare
 // (libssl sets the digest on every one of its derives).
@@ -46,7 +53,7 @@ const Sha2Name* find_sha2(const char* name) noexcept {
 OSSL_LIB_CTX* child_libctx(const Provider& prov) noexcept {
     auto& p = const_cast<Provider&>(prov);  // the one field made lazily, under its lock
     OSSL_LIB_CTX* c = __atomic_load_n(&p.child_libctx, __ATOMIC_ACQUIRE);
-    if (c || !p.child_lock || !p.core_in) return c;
+    if (c) return c;  // (the lock exists: OSSL_provider_init refuses to load without it)
     if (!CRYPTO_THREAD_write_lock(p.child_lock)) return nullptr;
     c = p.child_libctx;
     if (!c) {

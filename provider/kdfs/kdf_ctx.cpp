@@ -60,7 +60,7 @@ int set_field(KdfCtx& c, ParamBytes<N>& f, const OSSL_PARAM& p) noexcept {
     clear_field(f);
     if (p.data_type != OSSL_PARAM_OCTET_STRING || !p.data) return refuse(*c.prov, R_INVALID_PARAM);
     uint8_t* dst = make_room(f, p.data_size);
-    if (!dst) return 0;  // OPENSSL_malloc raised it
+    if (!dst) return refuse(*c.prov, R_OUT_OF_MEMORY);  // 3.0's OPENSSL_malloc raises nothing
     if (p.data_size) std::memcpy(dst, p.data, p.data_size);
     return 1;
 }
@@ -100,8 +100,8 @@ int set_mode(KdfCtx& c, const OSSL_PARAM& p) noexcept {
             mode = EVP_KDF_HKDF_MODE_EXTRACT_ONLY;
         else if (same_word(s, "EXPAND_ONLY"))
             mode = EVP_KDF_HKDF_MODE_EXPAND_ONLY;
-    } else if (!OSSL_PARAM_get_int(&p, &mode)) {
-        mode = -1;
+    } else if (!p.data || !OSSL_PARAM_get_int(&p, &mode)) {
+        mode = -1;  // no data: OSSL_PARAM_get_int would read through NULL (3.0's HKDF does, and crashes)
     }
     if (mode != EVP_KDF_HKDF_MODE_EXTRACT_AND_EXPAND && mode != EVP_KDF_HKDF_MODE_EXTRACT_ONLY &&
         mode != EVP_KDF_HKDF_MODE_EXPAND_ONLY)
@@ -129,7 +129,13 @@ void* kdf_newctx(void* provctx) noexcept {
 void kdf_freectx(void* vctx) noexcept {
     auto* c = static_cast<KdfCtx*>(vctx);
     if (!c) return;
-    clear_all(*c);
+    // The inline inputs go with the one wipe of the whole context (libssl
+    // frees one after each of its derives): only heap-held ones first.
+    kdf_digest_clear(c->digest);
+    for (ParamBytes<64>* f : {&c->key, &c->salt, &c->label, &c->data})
+        if (f->heap) clear_field(*f);
+    if (c->info.heap) clear_field(c->info);
+    if (c->prefix.heap) clear_field(c->prefix);
     wipe_secret(c, sizeof(*c), region::kContext);
     OPENSSL_free(c);
 }
@@ -160,7 +166,7 @@ KdfParams locate_kdf_params(const OSSL_PARAM params[]) noexcept {
     auto first = [](const OSSL_PARAM*& slot, const OSSL_PARAM* p) {
         if (!slot) slot = p;
     };
-    for (const OSSL_PARAM* p = params; p && p->key; ++p) {
+    for (const OSSL_PARAM* p = params; p->key; ++p) {  // (both callers pass a non-NULL array)
         const char* k = p->key;
         switch (k[0]) {
             case 'd':
@@ -233,7 +239,7 @@ int set_info(KdfCtx& c, const KdfParams& p) noexcept {
     // An empty total clears the info. (3.0.19 frees it but keeps the old
     // length, and its next derive reads through a NULL pointer.)
     uint8_t* dst = make_room(c.info, total);
-    if (!dst) return 0;
+    if (!dst) return refuse(*c.prov, R_OUT_OF_MEMORY);
     for (const OSSL_PARAM* q = p.info; q->key; ++q) {
         if (!param::is(q->key, OSSL_KDF_PARAM_INFO) || !q->data || !q->data_size) continue;
         std::memcpy(dst, q->data, q->data_size);
@@ -252,9 +258,9 @@ int kdf_get_ctx_params(void* vctx, OSSL_PARAM params[]) noexcept {
     if (OSSL_PARAM* p = OSSL_PARAM_locate(params, OSSL_KDF_PARAM_SIZE)) {
         size_t size = SIZE_MAX;  // any length: the expanding modes
         if (c.mode == EVP_KDF_HKDF_MODE_EXTRACT_ONLY) {
-            if (c.digest.kind == KdfDigest::Kind::none) return refuse(*c.prov, R_DIGEST_NOT_SET);
             size = kdf_digest_size(c.digest);
-            if (!size) return 0;
+            // 0: no digest, or one of no fixed size (the "NULL" digest), which 3.0 refuses silently.
+            if (!size) return c.digest.kind == KdfDigest::Kind::none ? refuse(*c.prov, R_DIGEST_NOT_SET) : 0;
         }
         return param::set_size(*p, size) ? 1 : 0;
     }
@@ -289,11 +295,15 @@ int refuse_status(const Provider& prov, kern::KdfStatus st) noexcept {
         case kern::KdfStatus::context_too_long:
             return refuse(prov, R_CONTEXT_TOO_LONG);
         case kern::KdfStatus::mac_failed:
+        default:  // (ok never comes here: with_mac returns 1 first)
             return refuse(prov, R_HMAC_FAILED);
-        case kern::KdfStatus::ok:
-            break;
     }
-    return 1;
 }
 
 }  // namespace stitch::prov
+
+// The one copy of each HKDF step per Mac (kdf_ctx.hpp).
+namespace stitch::kern {
+STITCH_KDF_STEPS(, Sha2Hmac)
+STITCH_KDF_STEPS(, prov::EvpHmac)
+}  // namespace stitch::kern

@@ -18,6 +18,25 @@
 #include "provider/kdfs/evp_hmac.hpp"
 #include "provider/provider.hpp"
 
+// The HKDF steps are made once per Mac, in kdf_ctx.cpp, not once in every
+// file that calls them (one copy in stitch.so either way, after the linker;
+// but gcov counts the copies it discards as code never run).
+#define STITCH_KDF_STEPS(prefix, Mac)                                                                           \
+    prefix template KdfStatus hkdf_extract<Mac>(Mac&, const uint8_t*, size_t, const uint8_t*, size_t,           \
+                                                uint8_t*) noexcept;                                             \
+    prefix template KdfStatus hkdf_expand<Mac>(Mac&, const uint8_t*, size_t, const uint8_t*, size_t, uint8_t*,  \
+                                               size_t) noexcept;                                                \
+    prefix template KdfStatus tls13_expand_label<Mac>(Mac&, const uint8_t*, size_t, const uint8_t*, size_t,     \
+                                                      const uint8_t*, size_t, const uint8_t*, size_t, uint8_t*, \
+                                                      size_t) noexcept;                                         \
+    prefix template KdfStatus tls13_extract_step<Mac>(Mac&, bool, const uint8_t*, size_t, bool, const uint8_t*, \
+                                                      size_t, const uint8_t*, size_t, const uint8_t*, size_t,   \
+                                                      uint8_t*) noexcept;
+namespace stitch::kern {
+STITCH_KDF_STEPS(extern, Sha2Hmac)
+STITCH_KDF_STEPS(extern, prov::EvpHmac)
+}  // namespace stitch::kern
+
 namespace stitch::prov {
 
 // The bytes of one octet-string param. `present` tells an unset key or salt
@@ -92,7 +111,7 @@ const OSSL_PARAM* kdf_gettable_ctx_params(void* vctx, void* provctx) noexcept;
 // an HMAC can run on. Returns HashLen, or 0 after raising the error.
 size_t derive_hash_len(KdfCtx& c, const unsigned char* out) noexcept;
 
-// The refusal a kernel status stands for; 0, to return.
+// The refusal a status other than ok stands for; 0, to return.
 int refuse_status(const Provider& prov, kern::KdfStatus st) noexcept;
 
 // Runs f(mac) on an HMAC for the context's digest: stitch's SHA-2 kernels, or

@@ -1,25 +1,31 @@
 // libFuzzer target: random parameter sequences on stitch's HKDF or TLS13-KDF
 // and on the default provider's, side by side, each call held to the
-// default's answer: set_params accepted or refused alike, derive accepted or
-// refused alike and the same bytes, `size` and `info` read back alike.
+// default's answer and to the model of the params' rules
+// (tests/kdf/kdf_sequence_model.hpp): set_params accepted or refused alike,
+// derive accepted or refused alike and the same bytes (a refused one writing
+// nothing), `size` and `info` read back alike.
 //
 // The input picks the KDF, then a sequence of ops: set params (any subset of
 // digest, properties, mode as number or string, key, salt, several infos,
 // prefix, label, data, some of them with NULL data), derive (params with it
 // or not, lengths around HashLen and 255 x HashLen), reset, get size, get
-// info, and dup. 3.0 has no dupctx: stitch's context is replaced by its copy
-// and must carry on exactly as the default's original does.
+// info, and dup; and, for the sequence enumerator (tests/kdf), one param in
+// one variant (valid, empty, NULL data with a length; each mode in both
+// forms) and a "prime" call that sets every param. 3.0 has no dupctx:
+// stitch's context is replaced by its copy and must carry on exactly as the
+// default's original does.
 //
-// Two sequences are never generated, because 3.0.19 reads through a NULL
-// pointer after them: an empty info after a non-empty one (it frees its info
-// and keeps the length; kdf_params_test checks stitch's answer instead), and
-// a TLS13-KDF prefix param with no data but a length (it keeps the length and
-// copies that much from NULL; stitch derives with no prefix).
+// Where 3.0 crashes (tests/kdf/kdf_divergences.hpp: a mode with NULL data,
+// an empty info after a non-empty one, a TLS13-KDF prefix or label with NULL
+// data and a length), the default is spared the call or the derive and the
+// model alone judges stitch. The random param lists never hold the first
+// (the enumerator's ops do).
 #include <openssl/core_names.h>
 #include <openssl/err.h>
 #include <openssl/kdf.h>
 #include <openssl/params.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -28,6 +34,8 @@
 
 #include "fuzz_input.hpp"
 #include "fuzz_providers.hpp"
+#include "kdf/kdf_divergences.hpp"
+#include "kdf/kdf_sequence_model.hpp"
 
 namespace stitch::fuzz {
 
@@ -39,6 +47,7 @@ struct KdfCtxFree {
 using KdfCtxPtr = std::unique_ptr<EVP_KDF_CTX, KdfCtxFree>;
 
 struct Kdfs {
+    OSSL_LIB_CTX* libctx;
     EVP_KDF* stitch[2];
     EVP_KDF* dflt[2];
 };
@@ -47,6 +56,7 @@ const Kdfs& kdfs() {
     static const Kdfs k = [] {
         const FuzzProviders& p = fuzz_providers();
         Kdfs r{};
+        r.libctx = p.libctx;
         const char* names[2] = {"HKDF", "TLS13-KDF"};
         for (int i = 0; i < 2; ++i) {
             r.stitch[i] = EVP_KDF_fetch(p.libctx, names[i], "provider=stitch");
@@ -92,9 +102,21 @@ struct ParamStore {
     }
 };
 
+// The enumerator's single-param op (kOneParam): which param, then a variant.
+enum OneParam : uint8_t {
+    kKey, kSalt, kInfo, kModeInt, kModeString, kDigest, kProperties, kPrefix, kLabel, kData, kDigestWithProperties,
+    kOneParamCount
+};
+enum Variant : uint8_t { kValid, kEmpty, kNullData };  // modes: 0..2 that mode, 3 unknown, 4 NULL data
+constexpr uint8_t kOneParamOp = 0xf8, kPrimeOp = 0xf9;  // op bytes beside u8 % 8 (the older ops)
+
 class KdfRun {
 public:
-    KdfRun(FuzzInput& in) : in_(in), tls_(in.u8() & 1) {
+    KdfRun(FuzzInput& in)
+        : in_(in),
+          tls_(in.u8() & 1),
+          model_(tls_ ? KdfKind::tls13 : KdfKind::hkdf, kdfs().libctx, kdfs().dflt[tls_],
+                 [this](const std::string& rule) { count(rule); }) {
         s_.reset(EVP_KDF_CTX_new(kdfs().stitch[tls_]));
         d_.reset(EVP_KDF_CTX_new(kdfs().dflt[tls_]));
         if (!s_ || !d_) fuzz_fail("EVP_KDF_CTX_new");
@@ -110,17 +132,24 @@ private:
         fuzz_fail("%s %s\n  ops: %s", tls_ ? "TLS13-KDF" : "HKDF", what.c_str(), trace_.c_str());
     }
 
+    void count(const std::string& rule) { fuzz_count(((tls_ ? "TLS13-KDF " : "HKDF ") + rule).c_str()); }
+
+    void diverge(KdfDivergence d) { count(std::string("divergence: ") + kdf_rule(d).name); }
+
+    // The default stops being driven (a call would crash it); the model judges alone.
+    void detach(KdfDivergence d) {
+        diverge(d);
+        live_ = false;
+    }
+
     Bytes bytes(size_t max) {
         const size_t n = in_.length(max);
         return in_.flag() ? in_.stream(n) : Bytes(n, in_.u8());
     }
 
-    // The default's info is non-empty now (an empty one must not follow).
-    bool default_has_info() {
-        OSSL_PARAM p[] = {OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, nullptr, 0),
-                          OSSL_PARAM_construct_end()};
-        return EVP_KDF_CTX_get_params(d_.get(), p) == 1 && p[0].return_size > 0;
-    }
+    // The default's info is non-empty now (an empty one must not follow:
+    // random lists stay clear of that divergence, the enumerator reaches it).
+    bool default_has_info() { return !model_.info().empty() || model_.info_poisoned(); }
 
     // A random param list; a few bytes of input choose which params appear.
     void build(ParamStore& ps) {
@@ -175,50 +204,161 @@ private:
         return in_.length(600);
     }
 
+    // One param in one variant, or every param valid: the enumerator's calls.
+    void one_param(ParamStore& ps) {
+        const uint8_t which = in_.u8() % kOneParamCount, variant = in_.u8();
+        auto octets = [&](const char* key, Bytes valid) {
+            const uint8_t v = variant % 3;
+            ps.octets(key, v == kValid ? std::move(valid) : v == kEmpty ? Bytes{} : Bytes(valid.size(), 0),
+                      v == kNullData);
+        };
+        auto utf8 = [&](const char* key, const char* valid) {
+            const uint8_t v = variant % 3;
+            if (v == kNullData) {
+                ps.params.push_back(OSSL_PARAM_construct_utf8_string(key, nullptr, std::strlen(valid)));
+            } else {
+                ps.utf8(key, v == kValid ? valid : "");
+            }
+        };
+        static const char* const kModeNames[] = {"EXTRACT_AND_EXPAND", "EXTRACT_ONLY", "EXPAND_ONLY"};
+        const uint8_t mv = variant % 5;
+        switch (which) {
+            case kKey: return octets(OSSL_KDF_PARAM_KEY, test::Rng(0x6b01).bytes(32));
+            case kSalt: return octets(OSSL_KDF_PARAM_SALT, test::Rng(0x5a01).bytes(16));
+            case kInfo: return octets(OSSL_KDF_PARAM_INFO, test::Rng(0x1f01).bytes(10));
+            case kPrefix: return octets(OSSL_KDF_PARAM_PREFIX, Bytes{'d', 't', 'l', 's', '1', '3'});
+            case kLabel: return octets(OSSL_KDF_PARAM_LABEL, Bytes{'d', 'e', 'r', 'i', 'v', 'e', 'd'});
+            case kData: return octets(OSSL_KDF_PARAM_DATA, test::Rng(0xda01).bytes(48));
+            case kModeInt:
+                if (mv == 4) {
+                    ps.params.push_back(OSSL_PARAM_construct_int(OSSL_KDF_PARAM_MODE, nullptr));
+                } else {
+                    ps.mode = mv;  // 3: unknown
+                    ps.params.push_back(OSSL_PARAM_construct_int(OSSL_KDF_PARAM_MODE, &ps.mode));
+                }
+                return;
+            case kModeString:
+                if (mv == 4)
+                    ps.params.push_back(OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_MODE, nullptr, 11));
+                else
+                    ps.utf8(OSSL_KDF_PARAM_MODE, mv < 3 ? kModeNames[mv] : "");
+                return;
+            case kDigest: return utf8(OSSL_KDF_PARAM_DIGEST, home_digest_);
+            case kProperties: return utf8(OSSL_KDF_PARAM_PROPERTIES, "provider=default");
+            case kDigestWithProperties:
+                ps.utf8(OSSL_KDF_PARAM_PROPERTIES, "provider=default");
+                ps.utf8(OSSL_KDF_PARAM_DIGEST, home_digest_);
+                return;
+            default: return;
+        }
+    }
+
+    void prime(ParamStore& ps) {
+        home_digest_ = kDigests[in_.u8() % std::size(kDigests)];
+        ps.utf8(OSSL_KDF_PARAM_DIGEST, home_digest_);
+        ps.mode = tls_ ? EVP_KDF_HKDF_MODE_EXPAND_ONLY : EVP_KDF_HKDF_MODE_EXTRACT_AND_EXPAND;
+        ps.params.push_back(OSSL_PARAM_construct_int(OSSL_KDF_PARAM_MODE, &ps.mode));
+        ps.octets(OSSL_KDF_PARAM_KEY, test::Rng(0x6b00).bytes(32), false);
+        ps.octets(OSSL_KDF_PARAM_SALT, test::Rng(0x5a00).bytes(16), false);
+        if (!tls_) ps.octets(OSSL_KDF_PARAM_INFO, test::Rng(0x1f00).bytes(10), false);
+        if (tls_) {
+            ps.octets(OSSL_KDF_PARAM_PREFIX, Bytes{'t', 'l', 's', '1', '3', ' '}, false);
+            ps.octets(OSSL_KDF_PARAM_LABEL, Bytes{'c', ' ', 'h', 's', ' ', 't', 'r', 'a', 'f', 'f', 'i', 'c'}, false);
+            ps.octets(OSSL_KDF_PARAM_DATA, test::Rng(0xda00).bytes(32), false);
+        }
+    }
+
+    // One set_params call on both providers and the model.
+    void set_call(ParamStore& ps, const char* what) {
+        OSSL_PARAM* p = ps.get();
+        const bool poisoned_before = model_.info_poisoned() || model_.prefix_poisoned() || model_.label_poisoned();
+        const int rm = model_.set(p);
+        const int rs = EVP_KDF_CTX_set_params(s_.get(), p);
+        if (live_ && KdfModel::crashes_default(p)) detach(KdfDivergence::mode_without_data);
+        const int rd = live_ ? EVP_KDF_CTX_set_params(d_.get(), p) : -9;
+        trace_ += std::string(what) + "(" + std::to_string(ps.params.size() - 1) + ")=" + std::to_string(rs) + " ";
+        if ((rs > 0) != (rm > 0)) fail("set_params: stitch " + std::to_string(rs) + ", model " + std::to_string(rm));
+        if (live_ && (rs > 0) != (rd > 0))
+            fail("set_params: stitch " + std::to_string(rs) + ", default " + std::to_string(rd));
+        if (!poisoned_before) {
+            if (model_.info_poisoned()) diverge(KdfDivergence::empty_info_after_info);
+            if (model_.prefix_poisoned()) diverge(KdfDivergence::prefix_without_data);
+            if (model_.label_poisoned()) diverge(KdfDivergence::label_without_data);
+        }
+    }
+
+    void derive_call() {
+        ParamStore ps;
+        const bool with = in_.flag();
+        if (with) build(ps);
+        const size_t len = out_length();
+        Bytes a(len + 1, 0xa5), b(len + 1, 0xa5);
+        OSSL_PARAM* p = with ? ps.get() : nullptr;
+        const int set_rc = model_.set(p);
+        const ModelAnswer want = set_rc > 0 ? model_.derive(len) : ModelAnswer{0, {}, "refused: its params"};
+        if (want.rc < 0) fail("the model and its oracle disagree: " + want.why);
+        const int rs = EVP_KDF_derive(s_.get(), a.data(), len, p);
+        trace_ += "derive(" + std::to_string(len) + (with ? ",params" : "") + ")=" + std::to_string(rs) + " ";
+        fuzz_count(rs > 0 ? "derive accepted" : "derive refused");
+        if ((rs > 0) != (want.rc > 0))
+            fail("derive: stitch " + std::to_string(rs) + ", model " + std::to_string(want.rc) + " (" + want.why + ")");
+        if (rs <= 0 && a != Bytes(len + 1, 0xa5)) fail("stitch wrote output on a refused derive");
+        if (rs <= 0 && len) count("rule: a refused derive writes nothing");
+        if (rs > 0 && !std::equal(want.out.begin(), want.out.end(), a.begin()))
+            fail("derive output differs from the model's (" + want.why + ")");
+        if (a[len] != 0xa5) fail("stitch wrote past the output");
+        if (!live_) return;
+        if (KdfModel::crashes_default(p)) return detach(KdfDivergence::mode_without_data);
+        if (set_rc > 0 && model_.derive_crashes_default()) {
+            // 3.0 would read a poisoned field: it is given the params alone.
+            diverge(model_.info_poisoned()     ? KdfDivergence::empty_info_after_info
+                    : model_.prefix_poisoned() ? KdfDivergence::prefix_without_data
+                                               : KdfDivergence::label_without_data);
+            if (p) EVP_KDF_CTX_set_params(d_.get(), p);
+            return;
+        }
+        const int rd = EVP_KDF_derive(d_.get(), b.data(), len, p);
+        if ((rs > 0) != (rd > 0)) fail("derive: stitch " + std::to_string(rs) + ", default " + std::to_string(rd));
+        if (rs > 0 && a != b) fail("derive output differs");
+    }
+
     void step() {
-        const uint8_t op = in_.u8() % 8;
-        switch (op) {
+        const uint8_t byte = in_.u8();
+        if (byte == kOneParamOp || byte == kPrimeOp) {
+            ParamStore ps;
+            byte == kOneParamOp ? one_param(ps) : prime(ps);
+            set_call(ps, byte == kOneParamOp ? "param" : "prime");
+            ERR_clear_error();
+            return;
+        }
+        switch (byte % 8) {
             case 0:
             case 1: {  // set params
                 ParamStore ps;
                 build(ps);
-                const int rs = EVP_KDF_CTX_set_params(s_.get(), ps.get());
-                const int rd = EVP_KDF_CTX_set_params(d_.get(), ps.params.data());
-                trace_ += "set(" + std::to_string(ps.params.size() - 1) + ")=" + std::to_string(rd) + " ";
-                if ((rs > 0) != (rd > 0))
-                    fail("set_params: stitch " + std::to_string(rs) + ", default " + std::to_string(rd));
+                set_call(ps, "set");
                 break;
             }
             case 2:
             case 3:
-            case 4: {  // derive
-                ParamStore ps;
-                const bool with = in_.flag();
-                if (with) build(ps);
-                const size_t len = out_length();
-                Bytes a(len + 1, 0xa5), b(len + 1, 0xa5);
-                OSSL_PARAM* p = with ? ps.get() : nullptr;
-                const int rs = EVP_KDF_derive(s_.get(), a.data(), len, p);
-                const int rd = EVP_KDF_derive(d_.get(), b.data(), len, p);
-                trace_ += "derive(" + std::to_string(len) + (with ? ",params" : "") + ")=" + std::to_string(rd) + " ";
-                fuzz_count(rd > 0 ? "derive accepted" : "derive refused");
-                if ((rs > 0) != (rd > 0))
-                    fail("derive: stitch " + std::to_string(rs) + ", default " + std::to_string(rd));
-                if (rs <= 0 && a != Bytes(len + 1, 0xa5)) fail("stitch wrote output on a refused derive");
-                if (rs > 0 && a != b) fail("derive output differs");
-                if (a[len] != 0xa5) fail("stitch wrote past the output");
+            case 4:
+                derive_call();
                 break;
-            }
             case 5:  // reset
                 EVP_KDF_CTX_reset(s_.get());
                 EVP_KDF_CTX_reset(d_.get());
+                model_.reset();
                 trace_ += "reset ";
                 break;
             case 6: {  // get size, or info
                 if (in_.flag()) {
                     const size_t ss = EVP_KDF_CTX_get_kdf_size(s_.get()), ds = EVP_KDF_CTX_get_kdf_size(d_.get());
-                    trace_ += "size=" + std::to_string(ds) + " ";
-                    if (ss != ds) fail("size: stitch " + std::to_string(ss) + ", default " + std::to_string(ds));
+                    const std::optional<size_t> ms = model_.size();
+                    trace_ += "size=" + std::to_string(ss) + " ";
+                    if (ss != ms.value_or(0)) fail("size: stitch " + std::to_string(ss) + ", model " +
+                                                   std::to_string(ms.value_or(0)));
+                    if (live_ && ss != ds) fail("size: stitch " + std::to_string(ss) + ", default " + std::to_string(ds));
+                    count(ms ? "get size: answered" : "get size: refused (EXTRACT_ONLY with no digest)");
                 } else {
                     uint8_t sb[64 * 1024], db[64 * 1024];
                     const size_t room = in_.flag() ? sizeof(sb) : in_.u8();
@@ -226,12 +366,22 @@ private:
                                        OSSL_PARAM_construct_end()};
                     OSSL_PARAM pd[] = {OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, db, room),
                                        OSSL_PARAM_construct_end()};
-                    const int rs = EVP_KDF_CTX_get_params(s_.get(), ps), rd = EVP_KDF_CTX_get_params(d_.get(), pd);
-                    trace_ += "info=" + std::to_string(rd) + " ";
-                    if (rs != rd) fail("get info: stitch " + std::to_string(rs) + ", default " + std::to_string(rd));
-                    if (rs == 1 &&
-                        (ps[0].return_size != pd[0].return_size || std::memcmp(sb, db, ps[0].return_size) != 0))
-                        fail("get info: different bytes");
+                    const int rs = EVP_KDF_CTX_get_params(s_.get(), ps);
+                    const Bytes& mi = model_.info();
+                    const int rm = mi.size() <= room ? 1 : 0;
+                    trace_ += "info=" + std::to_string(rs) + " ";
+                    if (rs != rm) fail("get info: stitch " + std::to_string(rs) + ", model " + std::to_string(rm));
+                    if (rs == 1 && (ps[0].return_size != mi.size() || !std::equal(mi.begin(), mi.end(), sb)))
+                        fail("get info: not the model's bytes");
+                    count(rm ? "get info: answered" : "get info: refused (no room)");
+                    if (live_) {
+                        const int rd = EVP_KDF_CTX_get_params(d_.get(), pd);
+                        if (rs != rd)
+                            fail("get info: stitch " + std::to_string(rs) + ", default " + std::to_string(rd));
+                        if (rs == 1 &&
+                            (ps[0].return_size != pd[0].return_size || std::memcmp(sb, db, ps[0].return_size) != 0))
+                            fail("get info: different bytes");
+                    }
                 }
                 break;
             }
@@ -240,6 +390,7 @@ private:
                 trace_ += "dup ";
                 if (!copy) fail("stitch's dupctx failed");
                 s_ = std::move(copy);
+                diverge(KdfDivergence::no_dupctx);
                 break;
             }
         }
@@ -248,7 +399,10 @@ private:
 
     FuzzInput& in_;
     const int tls_;
+    KdfModel model_;
     KdfCtxPtr s_, d_;
+    bool live_ = true;  // the default provider is still driven
+    const char* home_digest_ = kDigests[0];  // the digest a prime call set: "valid" for the one-param op
     std::string trace_;
 };
 

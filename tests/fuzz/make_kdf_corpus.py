@@ -6,8 +6,15 @@ calls, TLS13-KDF forgetting `data`, dup mid-sequence, every limit).
 
 The encoders mirror KdfRun's decoders in kdf_params_fuzz.cpp; change them
 together. Run: /usr/bin/python3 tests/fuzz/make_kdf_corpus.py
+
+The enum_* files beside these seeds are the sequence enumerator's: for every
+rule and event the target counts, the shortest call sequence that reached it
+(tests/kdf/kdf_sequence_enumerate.cpp). --enumerator BIN rewrites them too:
+  make_kdf_corpus.py --enumerator build/tests/kdf/kdf_sequence_enumerate
 """
 
+import subprocess
+import sys
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent / "corpus" / "kdf_params"
@@ -138,6 +145,11 @@ def main():
     for name, data in SEEDS.items():
         (OUT / name).write_bytes(bytes(data))
     print(f"wrote {len(SEEDS)} seeds to {OUT}")
+    if len(sys.argv) == 3 and sys.argv[1] == "--enumerator":
+        for old in OUT.glob("enum_*"):
+            old.unlink()
+        subprocess.run([sys.argv[2], "--depth", "4", "--corpus", str(OUT)], check=True, stdout=subprocess.DEVNULL)
+        print(f"wrote {len(list(OUT.glob('enum_*')))} enumerated inputs to {OUT}")
 
 
 if __name__ == "__main__":

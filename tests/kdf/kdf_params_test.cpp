@@ -8,6 +8,7 @@
 #include <openssl/provider.h>
 
 #include <algorithm>
+#include <functional>
 #include <cstdlib>
 #include <cstring>
 #include <cctype>
@@ -365,6 +366,236 @@ TEST(KdfParams, ThreadsRaceToTheFirstFetchedDigest) {
     OSSL_PROVIDER_unload(s);
     OSSL_PROVIDER_unload(d);
     OSSL_LIB_CTX_free(libctx);
+}
+
+
+// Raw param arrays, for what KdfParamSet cannot say: unknown keys, a key
+// given twice, params of the wrong type.
+struct RawParams {
+    std::vector<OSSL_PARAM> p;
+    std::vector<std::string> strings;  // reserved: params point into them
+    std::vector<Bytes> bytes;
+    int ints[8] = {};
+    int n_ints = 0;
+    RawParams() {
+        strings.reserve(32);
+        bytes.reserve(32);
+    }
+    RawParams& utf8(const char* key, const char* v) {
+        strings.emplace_back(v);
+        p.push_back(OSSL_PARAM_construct_utf8_string(key, strings.back().data(), 0));
+        return *this;
+    }
+    RawParams& octets(const char* key, Bytes v) {
+        bytes.push_back(std::move(v));
+        p.push_back(OSSL_PARAM_construct_octet_string(key, bytes.back().data(), bytes.back().size()));
+        return *this;
+    }
+    RawParams& integer(const char* key, int v) {
+        ints[n_ints] = v;
+        p.push_back(OSSL_PARAM_construct_int(key, &ints[n_ints++]));
+        return *this;
+    }
+    OSSL_PARAM* get() {
+        p.push_back(OSSL_PARAM_construct_end());
+        return p.data();
+    }
+};
+
+// Runs the same raw params on both providers: set_params, then a derive.
+void same_on_both(const KdfPair& kdf, const std::function<void(RawParams&)>& fill, size_t len, const std::string& what) {
+    SCOPED_TRACE(what);
+    int rc[2];
+    DeriveResult r[2];
+    for (int i = 0; i < 2; ++i) {
+        RawParams raw;
+        fill(raw);
+        KdfCtxPtr c = new_kdf_ctx(i ? kdf.dflt : kdf.stitch);
+        rc[i] = EVP_KDF_CTX_set_params(c.get(), raw.get());
+        ERR_clear_error();
+        r[i] = run_kdf(c.get(), {}, len, false);
+    }
+    EXPECT_EQ(rc[0], rc[1]) << "set_params: stitch, default";
+    EXPECT_EQ(r[0], r[1]);
+}
+
+// A key given twice: the first counts (OSSL_PARAM_locate's rule), in 3.0 and
+// in stitch. Keys neither KDF knows, whatever letter they start with, are
+// ignored by both.
+TEST(KdfParams, RepeatedAndUnknownKeysActAsInOpenSsl) {
+    const KdfPair hkdf("HKDF"), tls("TLS13-KDF");
+    auto hkdf_base = [](RawParams& r) {
+        r.utf8("digest", "SHA2-256").utf8("digest", "SHA1").integer("mode", 0).integer("mode", 1);
+        r.octets("key", Bytes(32, 1)).octets("key", Bytes(20, 2)).octets("salt", Bytes(16, 3));
+        r.octets("salt", Bytes(8, 4)).utf8("properties", "provider=default").utf8("properties", "provider=nonesuch");
+        r.octets("info", text("first")).octets("info", text("second"));
+    };
+    same_on_both(hkdf, hkdf_base, 32, "HKDF, every key twice");
+    same_on_both(
+        hkdf,
+        [&](RawParams& r) {
+            for (const char* k : {"dummy", "mac", "kdf-size", "lbl", "pkey", "seed", "iv", "zz", "digest-x", "key2",
+                                  "labels", "prefixes", "salty", "info2", "data2", "modes", "propq"})
+                r.octets(k, text("ignored"));
+            hkdf_base(r);
+        },
+        32, "HKDF, unknown keys first");
+    auto tls_base = [](RawParams& r) {
+        r.integer("mode", 2).integer("mode", 0).utf8("digest", "SHA2-384").utf8("digest", "SHA2-256");
+        r.octets("key", Bytes(48, 1)).octets("key", Bytes(32, 2)).octets("prefix", text("tls13 "));
+        r.octets("prefix", text("dtls13")).octets("label", text("c hs traffic")).octets("label", text("key"));
+        r.octets("data", Bytes(48, 5)).octets("data", Bytes(7, 6));
+    };
+    same_on_both(tls, tls_base, 48, "TLS13-KDF, every key twice");
+    same_on_both(
+        tls,
+        [&](RawParams& r) {
+            for (const char* k : {"data-x", "moderate", "keys", "lab", "pre", "sal", "i", "q"}) r.octets(k, text("x"));
+            tls_base(r);
+        },
+        48, "TLS13-KDF, unknown keys first");
+}
+
+// Params of the wrong type are refused by both, with what came before them
+// applied, and the refused field left unset.
+TEST(KdfParams, ParamsOfTheWrongTypeAreRefusedAsInOpenSsl) {
+    const KdfPair hkdf("HKDF"), tls("TLS13-KDF");
+    auto hkdf_with = [](std::function<void(RawParams&)> bad) {
+        return [bad](RawParams& r) {
+            r.utf8("digest", "SHA2-256").integer("mode", 0).octets("key", Bytes(32, 1)).octets("salt", Bytes(8, 2));
+            bad(r);
+        };
+    };
+    same_on_both(hkdf, hkdf_with([](RawParams& r) { r.octets("properties", text("provider=default")); }), 32,
+                 "properties as octets");
+    same_on_both(hkdf, hkdf_with([](RawParams& r) { r.utf8("info", "info as text"); }), 32, "info as text");
+    same_on_both(
+        hkdf,
+        [](RawParams& r) {
+            r.utf8("digest", "SHA2-256").octets("mode", text("1")).octets("key", Bytes(32, 1));
+        },
+        32, "mode as octets");
+    same_on_both(
+        hkdf, [](RawParams& r) { r.utf8("digest", "SHA2-256").utf8("key", "a key as text"); }, 32, "key as text");
+    same_on_both(
+        hkdf, [](RawParams& r) { r.utf8("digest", "SHA2-256").octets("key", Bytes(32, 1)).integer("salt", 7); }, 32,
+        "salt as an integer");
+    auto tls_with = [](std::function<void(RawParams&)> bad) {
+        return [bad](RawParams& r) {
+            r.integer("mode", 2).utf8("digest", "SHA2-256").octets("key", Bytes(32, 1));
+            bad(r);
+        };
+    };
+    same_on_both(tls, tls_with([](RawParams& r) { r.utf8("prefix", "tls13 "); }), 32, "prefix as text");
+    same_on_both(tls, tls_with([](RawParams& r) { r.integer("label", 3); }), 32, "label as an integer");
+    same_on_both(tls, tls_with([](RawParams& r) { r.utf8("data", "context"); }), 32, "data as text");
+}
+
+// A salt param with no data and no length is refused, and leaves no salt:
+// HKDF then extracts as with none (not refused, as after a length).
+TEST(KdfParams, SaltWithNoDataAndNoLength) {
+    const KdfPair kdf("HKDF");
+    for (int mode : {EVP_KDF_HKDF_MODE_EXTRACT_ONLY, EVP_KDF_HKDF_MODE_EXTRACT_AND_EXPAND}) {
+        KdfParamSet p = hkdf_params(mode);
+        p.salt.reset();
+        p.null_salt_len = 0;
+        const DeriveResult s = run_kdf(kdf.stitch, {p, KdfParamSet{}}, 32), d = run_kdf(kdf.dflt, {p, KdfParamSet{}}, 32);
+        EXPECT_EQ(s.rc, 1);
+        EXPECT_EQ(s, d);
+        p.null_salt_len.reset();
+        EXPECT_EQ(s, run_kdf(kdf.dflt, {p}, 32)) << "as with no salt";
+    }
+}
+
+// The "NULL" digest has no size: `size` in EXTRACT_ONLY and every derive are
+// refused, on both providers.
+TEST(KdfParams, DigestOfNoSizeIsRefusedAtUse) {
+    for (const char* name : {"HKDF", "TLS13-KDF"}) {
+        SCOPED_TRACE(name);
+        const KdfPair kdf(name);
+        KdfParamSet p = hkdf_params(EVP_KDF_HKDF_MODE_EXTRACT_ONLY);
+        p.digest = "NULL";
+        for (const bool stitch : {true, false}) {
+            KdfCtxPtr c = new_kdf_ctx(stitch ? kdf.stitch : kdf.dflt);
+            ParamArray a(p);
+            EXPECT_EQ(EVP_KDF_CTX_set_params(c.get(), a.get()), 1);
+            EXPECT_EQ(EVP_KDF_CTX_get_kdf_size(c.get()), 0u);
+            ERR_clear_error();
+            EXPECT_EQ(run_kdf(c.get(), {}, 32, false).rc, 0);
+            if (stitch) {
+                uint8_t out[32];
+                EXPECT_EQ(EVP_KDF_derive(c.get(), out, sizeof(out), nullptr), 0);
+                expect_stitch_error(prov::R_DIGEST_NOT_USABLE);
+            }
+        }
+    }
+}
+
+// `size` into a param narrower than size_t: SIZE_MAX does not fit (refused),
+// a HashLen does; alike on both.
+TEST(KdfParams, SizeIntoANarrowParam) {
+    const KdfPair kdf("HKDF");
+    for (int mode : {EVP_KDF_HKDF_MODE_EXPAND_ONLY, EVP_KDF_HKDF_MODE_EXTRACT_ONLY}) {
+        int rc[2];
+        unsigned v[2] = {};
+        for (int i = 0; i < 2; ++i) {
+            KdfCtxPtr c = new_kdf_ctx(i ? kdf.dflt : kdf.stitch);
+            KdfParamSet p = hkdf_params(mode);
+            ParamArray a(p);
+            ASSERT_EQ(EVP_KDF_CTX_set_params(c.get(), a.get()), 1);
+            OSSL_PARAM get[] = {OSSL_PARAM_construct_uint(OSSL_KDF_PARAM_SIZE, &v[i]), OSSL_PARAM_construct_end()};
+            rc[i] = EVP_KDF_CTX_get_params(c.get(), get);
+            ERR_clear_error();
+        }
+        EXPECT_EQ(rc[0], rc[1]) << "mode " << mode;
+        EXPECT_EQ(rc[0], mode == EVP_KDF_HKDF_MODE_EXTRACT_ONLY ? 1 : 0);
+        EXPECT_EQ(v[0], v[1]);
+    }
+}
+
+// Every input longer than stitch keeps inline (so on the heap), in every
+// mode of both KDFs, on its kernels and its fetched-digest path; info read
+// back from the heap; a copy of such a context.
+TEST(KdfParams, EveryInputOnTheHeapInEveryMode) {
+    for (const char* digest : {"SHA2-256", "SHA2-512", "SHA1"}) {
+        for (const char* name : {"HKDF", "TLS13-KDF"}) {
+            const KdfPair kdf(name);
+            const bool tls = std::string(name) == "TLS13-KDF";
+            for (int mode : {0, 1, 2}) {
+                if (tls && mode == 0) continue;
+                SCOPED_TRACE(std::string(name) + " " + digest + " mode " + std::to_string(mode));
+                KdfParamSet p;
+                p.mode = mode;
+                p.digest = digest;
+                p.key = Bytes(100, 0x4b);
+                p.salt = Bytes(100, 0x53);
+                if (!tls) p.infos = {Bytes(200, 0x49)};
+                if (tls) {
+                    p.prefix = Bytes(20, 0x50);
+                    p.label = Bytes(100, 0x4c);
+                    p.data = Bytes(100, 0x44);
+                }
+                const size_t hash_len = std::string(digest) == "SHA1" ? 20 : std::string(digest) == "SHA2-512" ? 64 : 32;
+                const size_t len = mode == 1 ? hash_len : 70;
+                const DeriveResult want = run_kdf(kdf.dflt, {p}, len);
+                ASSERT_EQ(want.rc, 1);
+                KdfCtxPtr c = new_kdf_ctx(kdf.stitch);
+                ParamArray a(p);
+                ASSERT_EQ(EVP_KDF_CTX_set_params(c.get(), a.get()), 1);
+                KdfCtxPtr copy(EVP_KDF_CTX_dup(c.get()));
+                ASSERT_NE(copy, nullptr);
+                EXPECT_EQ(run_kdf(c.get(), {}, len, false), want);
+                EXPECT_EQ(run_kdf(copy.get(), {}, len, false), want) << "the copy";
+                if (!tls) {
+                    uint8_t buf[256];
+                    OSSL_PARAM get[] = {OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, buf, sizeof(buf)),
+                                        OSSL_PARAM_construct_end()};
+                    ASSERT_EQ(EVP_KDF_CTX_get_params(c.get(), get), 1);
+                    EXPECT_EQ(to_hex(buf, get[0].return_size), to_hex(p.infos[0]));
+                }
+            }
+        }
+    }
 }
 
 }  // namespace

@@ -11,10 +11,9 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "common/stitch_errors.hpp"
 #include "kdf/kdf_support.hpp"
+#include "kdf/wycheproof_hkdf.hpp"
 
 namespace stitch::test {
 namespace {
@@ -96,32 +95,6 @@ TEST(Rfc5869, EveryCaseInEveryModeOnBothProviders) {
             EXPECT_EQ(to_hex(run_kdf(hkdf, {e}, c.length).out), to_hex(c.okm)) << "expand only";
         }
     }
-}
-
-struct WycheproofHkdf {
-    int tc_id;
-    std::string comment;
-    Bytes ikm, salt, info, okm;
-    size_t size;
-    bool valid;
-};
-
-std::vector<WycheproofHkdf> load_wycheproof_hkdf(const std::string& hash, size_t& declared) {
-    const std::string path = std::string(STITCH_VECTORS_DIR) + "/wycheproof/hkdf_" + hash + "_test.json";
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error("cannot open Wycheproof vectors: " + path);
-    const nlohmann::json doc = nlohmann::json::parse(in);
-    declared = doc.at("numberOfTests").get<size_t>();
-    std::vector<WycheproofHkdf> tests;
-    for (const auto& group : doc.at("testGroups")) {
-        if (group.at("type").get<std::string>() != "HkdfTest") throw std::runtime_error(path + ": unexpected group");
-        for (const auto& t : group.at("tests"))
-            tests.push_back({t.at("tcId").get<int>(), t.at("comment").get<std::string>(),
-                             from_hex(t.at("ikm").get<std::string>()), from_hex(t.at("salt").get<std::string>()),
-                             from_hex(t.at("info").get<std::string>()), from_hex(t.at("okm").get<std::string>()),
-                             t.at("size").get<size_t>(), t.at("result").get<std::string>() == "valid"});
-    }
-    return tests;
 }
 
 class WycheproofHkdfTest : public ::testing::TestWithParam<const char*> {};

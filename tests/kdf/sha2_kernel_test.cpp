@@ -1,6 +1,8 @@
 // The SHA-2 and HMAC kernels called directly, on every SHA-2 set this CPU can
-// run (portable, and SHA-NI where CPUID has it) whatever dispatch chose, one
-// instance of each test per set, against libcrypto's digests and HMAC; and
+// run (portable; SHA-NI for SHA-256 and AVX2 + BMI2 for SHA-512 where CPUID
+// has them) whatever dispatch chose, one instance of each test per set,
+// against the portable kernels and libcrypto's digests and HMAC (the default
+// provider's), over every length 0..1000 and Wycheproof's HKDF vectors; and
 // dispatch's choice itself.
 #include <gtest/gtest.h>
 #include <openssl/evp.h>
@@ -8,12 +10,14 @@
 
 #include <cpuid.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "common/seeded_rng.hpp"
 #include "common/test_util.hpp"
+#include "kdf/wycheproof_hkdf.hpp"
 #include "kernels/dispatch.hpp"
 #include "kernels/hkdf.hpp"
 #include "kernels/hmac.hpp"
@@ -47,8 +51,14 @@ Bytes reference_hmac(Sha2 a, const Bytes& key, const Bytes& m) {
     return out;
 }
 
+std::string set_name(const kern::Sha2Impl* impl) {
+    std::string s = impl->name;
+    if (impl == &kern::sha2_active_impl()) s += " (active)";
+    return s;
+}
+
 // Each test over SHA-2 sets runs once per set this CPU runs, named after it
-// (EverySha2Set/Sha2Sets.LongMessages/shani).
+// (EverySha2Set/Sha2Sets.LongMessages/shani_avx2), so a failure names the set.
 class Sha2Sets : public ::testing::TestWithParam<const kern::Sha2Impl*> {};
 class HmacOnSha2Sets : public Sha2Sets {};
 class HkdfOnSha2Sets : public Sha2Sets {};
@@ -57,38 +67,53 @@ std::vector<const kern::Sha2Impl*> sha2_sets() {
     const auto all = kern::sha2_runnable_impls();
     return {all.begin(), all.end()};
 }
-std::string sha2_set_name(const ::testing::TestParamInfo<const kern::Sha2Impl*>& info) { return info.param->name; }
+std::string sha2_set_name(const ::testing::TestParamInfo<const kern::Sha2Impl*>& info) {
+    std::string name = info.param->name;
+    for (char& c : name)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return name;
+}
 
-// Every length through the block edges (and two blocks past SHA-512's), in
-// one update and in random pieces down to one byte.
-TEST_P(Sha2Sets, DigestsMatchLibcryptoAtEveryLength) {
-    const kern::Sha2Impl* impl = GetParam();
+// Every length 0..1000 (past seven SHA-512 blocks and fifteen SHA-256
+// blocks, so every padding case and the two-block schedule path meet every
+// tail), in one update and in random pieces down to one byte, against the
+// portable kernel and libcrypto.
+TEST_P(Sha2Sets, DigestsMatchPortableAndLibcryptoAtEveryLength) {
     Rng rng = seeded_rng(0x5a2d16e5);
+    const Bytes m = rng.bytes(1000);
     for (Sha2 a : kAlgs) {
         SCOPED_TRACE(name_of(a));
-        for (size_t len = 0; len <= 400; ++len) {
-            const Bytes m = rng.bytes(len);
-            const Bytes want = reference_digest(a, m);
-            Bytes got(want.size());
-            kern::sha2_digest(*impl, a, m.data(), m.size(), got.data());
-            ASSERT_EQ(to_hex(got), to_hex(want)) << "length " << len;
+        std::vector<Bytes> want(1001);
+        for (size_t len = 0; len <= 1000; ++len) {
+            want[len] = reference_digest(a, Bytes(m.begin(), m.begin() + long(len)));
+            Bytes portable(want[len].size());
+            kern::sha2_digest(kern::sha2_portable_impl(), a, m.data(), len, portable.data());
+            ASSERT_EQ(to_hex(portable), to_hex(want[len])) << "portable, length " << len;
+        }
+        const kern::Sha2Impl* impl = GetParam();
+        SCOPED_TRACE(set_name(impl));
+        for (size_t len = 0; len <= 1000; ++len) {
+            Bytes got(want[len].size());
+            kern::sha2_digest(*impl, a, m.data(), len, got.data());
+            ASSERT_EQ(to_hex(got), to_hex(want[len])) << "length " << len;
 
             kern::Sha2Hasher h(*impl, a);
             for (size_t pos = 0; pos < len;) {
-                const size_t n = std::min(len - pos, 1 + rng.below(150));
+                const size_t n = std::min(len - pos, 1 + rng.below(300));
                 h.update(m.data() + pos, n);
                 pos += n;
             }
             h.final(got.data());
-            ASSERT_EQ(to_hex(got), to_hex(want)) << "length " << len << " in pieces";
+            ASSERT_EQ(to_hex(got), to_hex(want[len])) << "length " << len << " in pieces";
         }
     }
 }
 
 // Many blocks in one call: the kernels' multi-block loops carry the state.
 TEST_P(Sha2Sets, LongMessages) {
-    const kern::Sha2Impl* impl = GetParam();
     Rng rng = seeded_rng(0x10e6);
+    const kern::Sha2Impl* impl = GetParam();
+    SCOPED_TRACE(set_name(impl));
     for (Sha2 a : kAlgs)
         for (size_t len : {4096u, 65536u + 7u}) {
             const Bytes m = rng.bytes(len);
@@ -98,13 +123,16 @@ TEST_P(Sha2Sets, LongMessages) {
         }
 }
 
-// The SHA-NI compression against the portable one, block by block, from
-// random chaining states (not only the IV).
+// Every set's compression against the portable one, from random chaining
+// states (not only the IV): one to seven blocks per call (odd and even
+// counts: the AVX2 SHA-512 kernel takes blocks two at a time), and the pair
+// calls (one block into each of two states) HMAC's key setup makes.
 TEST_P(Sha2Sets, EverySetCompressesLikePortable) {
-    const kern::Sha2Impl* impl = GetParam();
     Rng rng = seeded_rng(0xc0de);
+    const kern::Sha2Impl* impl = GetParam();
+    SCOPED_TRACE(set_name(impl));
     for (int trial = 0; trial < 200; ++trial) {
-        const size_t blocks = 1 + rng.below(5);
+        const size_t blocks = 1 + rng.below(7);
         const Bytes in = rng.bytes(64 * blocks);
         uint32_t a[8], b[8];
         for (int i = 0; i < 8; ++i) a[i] = b[i] = uint32_t(rng.next());
@@ -116,15 +144,39 @@ TEST_P(Sha2Sets, EverySetCompressesLikePortable) {
         for (int i = 0; i < 8; ++i) c[i] = d[i] = rng.next();
         impl->sha512_blocks(c, in512.data(), blocks);
         kern::sha512_blocks_portable(d, in512.data(), blocks);
-        ASSERT_EQ(to_hex(reinterpret_cast<uint8_t*>(c), 64), to_hex(reinterpret_cast<uint8_t*>(d), 64));
+        ASSERT_EQ(to_hex(reinterpret_cast<uint8_t*>(c), 64), to_hex(reinterpret_cast<uint8_t*>(d), 64))
+            << blocks << " blocks";
+    }
+    for (int trial = 0; trial < 100; ++trial) {
+        const Bytes in = rng.bytes(2 * 128);
+        uint32_t a1[8], b1[8], a2[8], b2[8];
+        uint64_t c1[8], d1[8], c2[8], d2[8];
+        for (int i = 0; i < 8; ++i) {
+            a1[i] = a2[i] = uint32_t(rng.next());
+            b1[i] = b2[i] = uint32_t(rng.next());
+            c1[i] = c2[i] = rng.next();
+            d1[i] = d2[i] = rng.next();
+        }
+        impl->sha256_pair(a1, in.data(), b1, in.data() + 64);
+        kern::sha256_blocks_portable(a2, in.data(), 1);
+        kern::sha256_blocks_portable(b2, in.data() + 64, 1);
+        ASSERT_EQ(to_hex(reinterpret_cast<uint8_t*>(a1), 32), to_hex(reinterpret_cast<uint8_t*>(a2), 32));
+        ASSERT_EQ(to_hex(reinterpret_cast<uint8_t*>(b1), 32), to_hex(reinterpret_cast<uint8_t*>(b2), 32));
+        impl->sha512_pair(c1, in.data(), d1, in.data() + 128);
+        kern::sha512_blocks_portable(c2, in.data(), 1);
+        kern::sha512_blocks_portable(d2, in.data() + 128, 1);
+        ASSERT_EQ(to_hex(reinterpret_cast<uint8_t*>(c1), 64), to_hex(reinterpret_cast<uint8_t*>(c2), 64));
+        ASSERT_EQ(to_hex(reinterpret_cast<uint8_t*>(d1), 64), to_hex(reinterpret_cast<uint8_t*>(d2), 64));
     }
 }
 
 // Keys of every length around the block (hashed when longer), messages in
-// several pieces across block edges, and a key reused for many MACs.
+// several pieces across block edges, and a key reused for many MACs; then
+// every message length 0..1000 under one key of each size class.
 TEST_P(HmacOnSha2Sets, MatchesLibcryptoHmac) {
-    const kern::Sha2Impl* impl = GetParam();
     Rng rng = seeded_rng(0x4a4ac);
+    const kern::Sha2Impl* impl = GetParam();
+    SCOPED_TRACE(set_name(impl));
     for (Sha2 a : kAlgs) {
         SCOPED_TRACE(name_of(a));
         for (size_t key_len : {0u, 1u, 20u, 32u, 48u, 63u, 64u, 65u, 127u, 128u, 129u, 300u}) {
@@ -138,6 +190,18 @@ TEST_P(HmacOnSha2Sets, MatchesLibcryptoHmac) {
                 ASSERT_TRUE(mac.mac(
                     {{m.data(), cut1}, {m.data() + cut1, cut2 - cut1}, {m.data() + cut2, len - cut2}}, got.data()));
                 ASSERT_EQ(to_hex(got), to_hex(reference_hmac(a, key, m))) << "key " << key_len << " msg " << len;
+            }
+        }
+        const Bytes m = rng.bytes(1000);
+        for (size_t key_len : {32u, 128u, 200u}) {
+            const Bytes key = rng.bytes(key_len);
+            kern::Sha2Hmac mac(*impl, a);
+            ASSERT_TRUE(mac.set_key(key.data(), key.size()));
+            for (size_t len = 0; len <= 1000; ++len) {
+                Bytes got(mac.size());
+                ASSERT_TRUE(mac.mac({{m.data(), len}}, got.data()));
+                ASSERT_EQ(to_hex(got), to_hex(reference_hmac(a, key, Bytes(m.begin(), m.begin() + long(len)))))
+                    << "key " << key_len << " msg " << len;
             }
         }
     }
@@ -156,8 +220,9 @@ TEST_P(HmacOnSha2Sets, EmptyHashIsTheDigestOfNothing) {
 // HKDF-Expand writes whole blocks in place and cuts the last: every length
 // across two blocks, against an expand composed from libcrypto's HMAC.
 TEST_P(HkdfOnSha2Sets, ExpandAtEveryLengthMatchesComposedHmac) {
-    const kern::Sha2Impl* impl = GetParam();
     Rng rng = seeded_rng(0xe4a9d);
+    const kern::Sha2Impl* impl = GetParam();
+    SCOPED_TRACE(set_name(impl));
     for (Sha2 a : kAlgs) {
         const size_t h = kern::sha2_digest_len(a);
         const Bytes prk = rng.bytes(h), info = rng.bytes(rng.below(80));
@@ -186,6 +251,37 @@ TEST_P(HkdfOnSha2Sets, ExpandAtEveryLengthMatchesComposedHmac) {
     }
 }
 
+// Wycheproof's HKDF vectors for SHA-256/384/512 through each set's HMAC
+// directly (extract, then expand): the published answers, not only
+// agreement with libcrypto.
+TEST_P(HkdfOnSha2Sets, WycheproofVectorsOnEverySet) {
+    for (auto [hash, alg] : {std::pair{"sha256", Sha2::sha256}, {"sha384", Sha2::sha384}, {"sha512", Sha2::sha512}}) {
+        size_t declared = 0;
+        const auto tests = load_wycheproof_hkdf(hash, declared);
+        ASSERT_EQ(tests.size(), declared);
+        const kern::Sha2Impl* impl = GetParam();
+        SCOPED_TRACE(set_name(impl) + " " + hash);
+        int valid = 0;
+        for (const auto& t : tests) {
+            kern::Sha2Hmac mac(*impl, alg);
+            uint8_t prk[kern::kSha2MaxDigest];
+            ASSERT_EQ(kern::hkdf_extract(mac, t.salt.data(), t.salt.size(), t.ikm.data(), t.ikm.size(), prk),
+                      kern::KdfStatus::ok);
+            Bytes out(t.size);
+            const kern::KdfStatus st =
+                kern::hkdf_expand(mac, prk, mac.size(), t.info.data(), t.info.size(), out.data(), out.size());
+            if (!t.valid) {
+                EXPECT_EQ(st, kern::KdfStatus::output_too_long) << "tcId " << t.tc_id;
+                continue;
+            }
+            ASSERT_EQ(st, kern::KdfStatus::ok) << "tcId " << t.tc_id;
+            EXPECT_EQ(to_hex(out), to_hex(t.okm)) << "tcId " << t.tc_id << " " << t.comment;
+            ++valid;
+        }
+        EXPECT_GT(valid, 70);
+    }
+}
+
 // RFC 8446 §7.1's HkdfLabel layout and its limits.
 TEST(HkdfKernel, Tls13LabelLayoutAndLimits) {
     uint8_t buf[kern::kTls13MaxHkdfLabel];
@@ -203,27 +299,74 @@ TEST(HkdfKernel, Tls13LabelLayoutAndLimits) {
     EXPECT_EQ(kern::tls13_hkdf_label(buf, 16, prefix, 6, long_label.data(), 250, nullptr, 0), 0u);
     EXPECT_NE(kern::tls13_hkdf_label(buf, 16, prefix, 6, label, 3, long_ctx.data(), 255), 0u);
     EXPECT_EQ(kern::tls13_hkdf_label(buf, 16, prefix, 6, label, 3, long_ctx.data(), 256), 0u);
+    EXPECT_NE(kern::tls13_hkdf_label(buf, 0xffff, prefix, 6, label, 3, nullptr, 0), 0u);
+    EXPECT_EQ(kern::tls13_hkdf_label(buf, 0x10000, prefix, 6, label, 3, nullptr, 0), 0u) << "Length is a uint16";
 }
 
-// Dispatch takes SHA-NI exactly where CPUID reports SHA (with SSSE3 and
-// SSE4.1) and STITCH_CLEAR_CPUID does not hide it. Under CTest's .portable
-// run (STITCH_CLEAR_CPUID=all) this checks the portable choice.
+// The sets each combination of features gets: which one dispatch takes, and
+// which ones the tests run, on every kind of CPU (not only this one).
+TEST(Sha2Dispatch, SetsForEveryFeatureCombination) {
+    struct Case {
+        bool sha, avx2, bmi2;
+        const char* chosen;
+        std::vector<std::string> runnable;
+    };
+    const Case cases[] = {
+        {false, false, false, "portable", {"portable"}},
+        {true, false, false, "shani", {"portable", "shani"}},
+        {false, true, true, "avx2", {"portable", "avx2"}},
+        {false, true, false, "portable", {"portable"}},  // AVX2 without BMI2's RORX: not enough
+        {false, false, true, "portable", {"portable"}},
+        {true, true, true, "shani+avx2", {"portable", "shani", "avx2", "shani+avx2"}},
+    };
+    for (const Case& c : cases) {
+        kern::CpuFeatures f;
+        f.sha = c.sha;
+        f.avx2 = c.avx2;
+        f.bmi2 = c.bmi2;
+        SCOPED_TRACE(std::string("sha ") + (c.sha ? "1" : "0") + " avx2 " + (c.avx2 ? "1" : "0") + " bmi2 " +
+                     (c.bmi2 ? "1" : "0"));
+        EXPECT_STREQ(kern::sha2_impl_for(f).name, c.chosen);
+        const kern::Sha2Sets sets = kern::sha2_sets_for(f);
+        std::vector<std::string> names;
+        for (size_t i = 0; i < sets.count; ++i) names.push_back(sets.items[i]->name);
+        EXPECT_EQ(names, c.runnable);
+    }
+}
+
+// Dispatch takes SHA-NI for SHA-256 exactly where CPUID reports SHA (with
+// SSSE3 and SSE4.1), and AVX2 for SHA-512 exactly where it reports AVX2 (with
+// the OS saving ymm state) and BMI2, unless STITCH_CLEAR_CPUID hides them.
+// Under CTest's .portable run (STITCH_CLEAR_CPUID=all) this checks the
+// portable choice.
 TEST(Sha2Dispatch, FollowsCpuidAndTheMask) {
     unsigned a = 0, b = 0, c = 0, d = 0;
-    bool cpu_sha = false;
-    if (__get_cpuid(1, &a, &b, &c, &d) && ((c >> 9) & 1) && ((c >> 19) & 1) && __get_cpuid_max(0, nullptr) >= 7) {
+    bool cpu_sha = false, cpu_avx2 = false, cpu_bmi2 = false;
+    if (__get_cpuid(1, &a, &b, &c, &d) && __get_cpuid_max(0, nullptr) >= 7) {
+        const bool ssse3_sse41 = ((c >> 9) & 1) && ((c >> 19) & 1);
+        const bool ymm = ((c >> 27) & 1) && ((c >> 28) & 1);  // OSXSAVE, AVX
+        unsigned lo = 0, hi = 0;
+        if (ymm) __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
         __cpuid_count(7, 0, a, b, c, d);
-        cpu_sha = (b >> 29) & 1;
+        cpu_sha = ssse3_sse41 && ((b >> 29) & 1);
+        cpu_avx2 = ymm && (lo & 6) == 6 && ((b >> 5) & 1);
+        cpu_bmi2 = (b >> 8) & 1;
     }
+    const bool cpu_sha512 = cpu_avx2 && cpu_bmi2;
     EXPECT_EQ(kern::cpu_features_raw().sha, cpu_sha);
-    EXPECT_EQ(kern::sha2_shani_impl() != nullptr, cpu_sha);
-    EXPECT_EQ(kern::sha2_runnable_impls().size(), cpu_sha ? 2u : 1u);
+    EXPECT_EQ(kern::sha2_runnable_impls().size(), 1u + cpu_sha + cpu_sha512 + (cpu_sha && cpu_sha512));
     const char* mask = std::getenv("STITCH_CLEAR_CPUID");
     const std::string m = mask ? mask : "";
-    const bool masked = m.find("all") != std::string::npos || m.find("sha") != std::string::npos;
-    EXPECT_STREQ(kern::sha2_active_impl().name, cpu_sha && !masked ? "shani" : "portable");
-    std::printf("[ sha2     ] CPU SHA-NI: %s; dispatch chose %s; sets run above: %zu\n", cpu_sha ? "yes" : "no",
-                kern::sha2_active_impl().name, kern::sha2_runnable_impls().size());
+    const auto hidden = [&](const char* word) {
+        return m.find("all") != std::string::npos || m.find(word) != std::string::npos;
+    };
+    const bool sha = cpu_sha && !hidden("sha");
+    const bool avx2 = cpu_sha512 && !hidden("avx2") && !hidden("bmi2");
+    const char* want = sha ? (avx2 ? "shani+avx2" : "shani") : (avx2 ? "avx2" : "portable");
+    EXPECT_STREQ(kern::sha2_active_impl().name, want);
+    std::printf("[ sha2     ] CPU SHA-NI: %s, AVX2+BMI2: %s; dispatch chose %s; sets run above: %zu\n",
+                cpu_sha ? "yes" : "no", cpu_sha512 ? "yes" : "no", kern::sha2_active_impl().name,
+                kern::sha2_runnable_impls().size());
 }
 
 INSTANTIATE_TEST_SUITE_P(EverySha2Set, Sha2Sets, ::testing::ValuesIn(sha2_sets()), sha2_set_name);

@@ -1,5 +1,5 @@
 // The stitch kernels called directly, one message per call, for one kernel
-// set (portable_impl(), each AVX2 shape, ...): what the provider layer costs is the
+// set (portable_impl(), avx2, ...): what the provider layer costs is the
 // difference between these rows and stitch's EVP rows.
 #pragma once
 

@@ -20,12 +20,12 @@
 #include <vector>
 
 #include "bench/clock.hpp"
+#include "bench/corunner.hpp"
 #include "bench/ossl.hpp"
 #include "bench/placement.hpp"
 #include "bench/report.hpp"
 #include "bench/sections.hpp"
 #include "bench/summary.hpp"
-#include "kernels/avx2/shapes.hpp"
 #include "kernels/dispatch.hpp"
 #include "kernels/avx2/set.hpp"
 
@@ -57,6 +57,7 @@ struct Options {
     std::string impls;    // --impls: kernel table columns (Impl labels)
     std::string place;    // --place: buffer offsets mod 4096 (bench/placement.hpp)
     int stack = 0;        // --stack: bytes the stack is moved down before any section
+    std::string contended = "off";  // --contended: off | on | both (quiet, then with a co-runner)
 };
 
 [[noreturn]] void usage(int code) {
@@ -72,12 +73,13 @@ struct Options {
         "  --sample-ms    time one repetition of one implementation aims for (default 3, quick 2)\n"
         "  --cpu          pin to this CPU\n"
         "  --sizes        comma list of message sizes for every row\n"
-        "  --impls        comma list of kernel sets/shapes for the kernel table (e.g. avx2/zen4)\n"
+        "  --impls        comma list of kernel sets for the kernel table (e.g. avx2,portable)\n"
         "  --place=IN[,OUT]  TLS 1.3 rows: every op in place at IN mod 4096, or out of place,\n"
         "                 input at IN and output at OUT mod 4096\n"
         "  --stack=N      move the stack down N bytes (0..4095) before measuring\n"
-        "  STITCH_MODULE_DIR overrides where stitch.so is loaded from (default: the build tree)\n"
-        "  STITCH_AVX2_SHAPE=<name> forces an AVX2 shape (docs/kernels.md, \"The AVX2 shapes\")\n",
+        "  --contended=on|both  measure with a co-runner keeping another CPU busy (both: quiet\n"
+        "                 first, then contended, and the ratios side by side)\n"
+        "  STITCH_MODULE_DIR overrides where stitch.so is loaded from (default: the build tree)\n",
         kNoAvx512Mask);
     std::exit(code);
 }
@@ -126,6 +128,9 @@ Options parse(int argc, char** argv) {
         } else if (const char* v = value("--place=")) {
             o.place = v;
             if (!sb::set_placement(o.place)) usage(2);
+        } else if (const char* v = value("--contended=")) {
+            o.contended = v;
+            if (o.contended != "off" && o.contended != "on" && o.contended != "both") usage(2);
         } else if (const char* v = value("--stack=")) {
             o.stack = std::atoi(v);
             if (o.stack < 0 || o.stack >= 4096) usage(2);
@@ -183,20 +188,15 @@ std::vector<size_t> split_sizes(const std::string& list) {
     return v;
 }
 
-// The AVX2 shape dispatch picks (kernels/avx2/shapes.hpp), as this process's
-// copy of the kernels sees it: stitch.so runs the same table on the same CPU
-// and environment.
-void print_shape() {
+// The CPU and the kernel set dispatch picks, as this process's copy of the
+// kernels sees it: stitch.so runs the same rule on the same CPU and
+// environment.
+void print_kernel_set() {
     const stitch::kern::CpuFeatures f = stitch::kern::cpu_features_raw();
     const char* vendor = f.vendor == stitch::kern::CpuVendor::amd     ? "AMD"
                          : f.vendor == stitch::kern::CpuVendor::intel ? "Intel"
                                                                       : "other vendor";
-    const stitch::kern::Impl* avx2 = stitch::kern::avx2::preferred(stitch::kern::cpu_features_raw());
-    const char* forced = std::getenv("STITCH_AVX2_SHAPE");
-    std::printf("AVX2 shape: %s for %s family 0x%x model 0x%x (%s%s%s); kernels dispatch chose: %s\n",
-                avx2 ? stitch::kern::impl_label(*avx2) : "none (no AVX2+BMI2)", vendor, f.family, f.model,
-                forced ? "STITCH_AVX2_SHAPE=" : "by the CPU table", forced ? forced : "",
-                forced && !stitch::kern::avx2::shape_named(forced) ? ", which names no shape: ignored" : "",
+    std::printf("CPU: %s family 0x%x model 0x%x; kernels dispatch chose: %s\n", vendor, f.family, f.model,
                 stitch::kern::impl_label(stitch::kern::active_impl()));
 }
 
@@ -234,7 +234,7 @@ void print_shape() {
     } else {
         std::printf("stitch NOT LOADED from %s: %s\n", p.module_dir().c_str(), p.stitch_error().c_str());
     }
-    print_shape();
+    print_kernel_set();
     std::printf("%d alternated repetitions per row, ~%.1f ms each; medians; TLS 1.3 buffers: %s; stack moved %d B\n",
                 cfg.settings.reps, cfg.settings.sample_ms, sb::placement_text().c_str(), o.stack);
 
@@ -242,19 +242,43 @@ void print_shape() {
 
     std::FILE* results = o.results.empty() ? nullptr : std::fopen(o.results.c_str(), "w");
     bool all_ok = p.has_stitch();
-    auto section = [&](const char* id, auto build) {
+    std::vector<sb::Table> tables;
+    auto section = [&](const char* id, auto build, bool record) {
         if (!wants(o, id)) return;
-        const sb::Table t = build(p, cfg);
+        sb::Table t = build(p, cfg);
         if (!(o.quick && o.child) || t.failures) sb::print_table(t, stdout);  // quick: the summary says it all
-        if (results) sb::write_results(t, results);
+        if (results && record) sb::write_results(t, results);
         all_ok &= t.failures == 0;
+        tables.push_back(std::move(t));
     };
-    section("tls13", sb::tls13_table);
-    section("tls12", sb::tls12_table);
-    section("ssh", sb::ssh_table);
-    section("poly1305", sb::poly1305_table);
-    section("kdf", sb::kdf_table);
-    section("kernel", sb::kernel_table);
+    auto sections = [&](bool record) {
+        section("tls13", sb::tls13_table, record);
+        section("tls12", sb::tls12_table, record);
+        section("ssh", sb::ssh_table, record);
+        section("poly1305", sb::poly1305_table, record);
+        section("kdf", sb::kdf_table, record);
+        section("kernel", sb::kernel_table, record);
+    };
+    if (o.contended == "off") {
+        sections(true);
+    } else {
+        std::vector<sb::Table> quiet;
+        if (o.contended == "both") {
+            std::printf("\n---- quiet: nothing else of ours runs ----\n");
+            sections(false);
+            quiet = std::move(tables);
+            tables.clear();
+        }
+        sb::CoRunner co;
+        if (co.start()) {
+            std::printf("\n---- contended: a co-runner streams through 4 MiB on CPU %d ----\n", co.cpu());
+        } else {
+            std::printf("\n---- contended: NO co-runner (no other CPU to run it on) ----\n");
+        }
+        sections(true);
+        co.stop();
+        if (!quiet.empty()) sb::print_contention(quiet, tables, stdout);
+    }
     print_clock("end:  ", sb::measure_clock());
     if (results) std::fclose(results);
     return all_ok ? 0 : 1;
@@ -319,6 +343,7 @@ int run_both(char** argv, const Options& o) {
     if (!o.impls.empty()) common.push_back("--impls=" + o.impls);
     if (!o.place.empty()) common.push_back("--place=" + o.place);
     if (o.stack) common.push_back("--stack=" + std::to_string(o.stack));
+    if (o.contended != "off") common.push_back("--contended=" + o.contended);
     if (o.reps) common.push_back("--reps=" + std::to_string(o.reps));
     if (o.sample_ms) common.push_back("--sample-ms=" + std::to_string(o.sample_ms));
     if (o.cpu >= 0) common.push_back("--cpu=" + std::to_string(o.cpu));

@@ -94,3 +94,32 @@ std::vector<ResultLine> read_results(std::FILE* in) {
 }
 
 }  // namespace stitch::bench
+
+namespace stitch::bench {
+
+void print_contention(const std::vector<Table>& quiet, const std::vector<Table>& contended, std::FILE* out) {
+    std::fprintf(out, "\nQuiet and contended, one process (speedup = default ns / stitch ns; slowdown = contended ns /"
+                      " quiet ns)\n");
+    std::fprintf(out, "%-12s %-10s %7s %9s %11s %10s %10s\n", "table", "op", "bytes", "quiet", "contended",
+                 "stitch x", "default x");
+    for (const Table& q : quiet) {
+        if (q.columns.size() != 2) continue;
+        const Table* c = nullptr;
+        for (const Table& t : contended)
+            if (t.id == q.id) c = &t;
+        if (!c) continue;
+        for (size_t i = 0; i < q.rows.size() && i < c->rows.size(); ++i) {
+            const Row& a = q.rows[i];
+            const Row& b = c->rows[i];
+            if (a.results.size() != 2 || b.results.size() != 2) continue;
+            if (!a.results[0].ok || !a.results[1].ok || !b.results[0].ok || !b.results[1].ok) continue;
+            const double sq = a.results[1].median_ns / a.results[0].median_ns;
+            const double sc = b.results[1].median_ns / b.results[0].median_ns;
+            std::fprintf(out, "%-12s %-10s %7zu %8.2fx %10.2fx %9.2fx %9.2fx%s\n", q.id.c_str(), a.op.c_str(),
+                         a.bytes, sq, sc, b.results[0].median_ns / a.results[0].median_ns,
+                         b.results[1].median_ns / a.results[1].median_ns, sc < 1.0 ? "  <-- slower" : "");
+        }
+    }
+}
+
+}  // namespace stitch::bench

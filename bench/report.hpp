@@ -33,6 +33,10 @@ struct Table {
 
 void print_table(const Table& t, std::FILE* out);
 
+// The same tables measured quiet and with a co-runner (bench/corunner.hpp):
+// each two-column row's speedup both ways, and how much each side slowed.
+void print_contention(const std::vector<Table>& quiet, const std::vector<Table>& contended, std::FILE* out);
+
 // One line per measured cell: "id<TAB>op<TAB>bytes<TAB>column<TAB>ns<TAB>ghz<TAB>min_ns"
 // (ns the median; scripts/bench-layout.sh reads min_ns too).
 void write_results(const Table& t, std::FILE* out);

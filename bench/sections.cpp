@@ -120,7 +120,7 @@ void add_row(Table& t, const SectionConfig& cfg, std::string op, size_t bytes, s
     t.rows.push_back(std::move(row));
 }
 
-// The kernel table's columns: every kernel set and shape this build has and
+// The kernel table's columns: every kernel set this build has and
 // this CPU runs (runnable_impls(), whatever dispatch chose), or those
 // cfg.impls names, with the portable set last as the baseline.
 std::vector<const kern::Impl*> kernel_columns(const SectionConfig& cfg) {
@@ -246,7 +246,7 @@ Table kernel_table(const Providers& p, const SectionConfig& cfg) {
     t.notes = {"seal = aead_set_nonce, aead_aad(5 B), aead_text, aead_final; open = aead_open_record;",
                "chacha20 = chacha_stream_xor over Impl::chacha20_blocks; ssh-* = openssh_seal/openssh_open (bytes = "
                "payload)",
-               std::string("every kernel set and shape this CPU runs; dispatch chose ") +
+               std::string("every kernel set this CPU runs; dispatch chose ") +
                    kern::impl_label(kern::active_impl())};
     const std::vector<const kern::Impl*> impls = kernel_columns(cfg);
     for (const kern::Impl* impl : impls) t.columns.push_back(kern::impl_label(*impl));

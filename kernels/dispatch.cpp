@@ -32,9 +32,10 @@ constexpr KernelSet kSets[] = {
     {"portable", portable::impls, portable::allowed, portable::preferred, portable::allows},
 };
 
-// An Impl's label ("avx512-ifma", "avx512", "avx2/zen4", "portable") gets
+// An Impl's label ("avx512-ifma", "avx512", "avx2", "portable") gets
 // that Impl where its set allows it on this CPU; a set's name that is no
-// Impl's label ("avx2") gets the set's own choice for this CPU. Anything else
+// Impl's label ("avx512" where IFMA is present names the set) gets the set's
+// own choice for this CPU. Anything else
 // (a set or variant not allowed after STITCH_CLEAR_CPUID, a label this CPU
 // cannot run) gets nothing.
 const Impl* asked_for(std::string_view want, const CpuFeatures& f) noexcept {
@@ -84,8 +85,8 @@ bool is_kernel_name(const char* name) noexcept {
     const std::string_view want(name);
     for (const KernelSet& set : kSets)
         if (want == set.name) return true;
-    // The AVX-512 variant with IFMA has a name of its own; shapes are known
-    // by the labels of the Impls this CPU runs.
+    // The AVX-512 variant with IFMA has a name of its own; other Impls are
+    // known by the labels of those this CPU runs.
     if (want == "avx512-ifma") return true;
     for (const Impl* impl : runnable_impls())
         if (want == impl_label(*impl)) return true;

@@ -24,7 +24,7 @@ const Impl& active_impl() noexcept;
 // whatever dispatch chose.
 std::span<const Impl* const> runnable_impls() noexcept;
 
-// The Impl `name` (a set name, "avx512-ifma", or a label, "avx2/zen4") asks
+// The Impl `name` (a set name, "avx512-ifma", or a label, "avx512 (SIMDe)") asks
 // for, if this process may run it: its set allowed on this CPU after the
 // STITCH_CLEAR_CPUID mask; else nullptr. A set name gets the set's own
 // choice for this CPU. STITCH_KERNEL and openssl.cnf's `kernel` setting
@@ -41,8 +41,8 @@ bool is_kernel_name(const char* name) noexcept;
 // about this one.
 const Impl& dispatch_choice(const CpuFeatures& f) noexcept;
 
-// The runnable Impl whose label is `name` ("avx2/zen4", "avx512-ifma"), else
-// the first whose name is (`avx2`: its first shape); nullptr if none.
+// The runnable Impl whose label is `name` ("avx2", "avx512-ifma"), else the
+// first whose name is; nullptr if none.
 const Impl* find_impl(const char* name) noexcept;
 
 }  // namespace stitch::kern

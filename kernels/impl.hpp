@@ -31,8 +31,9 @@ struct Impl {
     bool (*aead_open_record)(AeadState& st, const uint8_t* in, uint8_t* out, size_t len,
                              const uint8_t tag[16]) noexcept;
 
-    // Set and shape, "avx2/zen4", where a set has one Impl per tuning
-    // (avx2/shapes.hpp); null where name says it all. See impl_label().
+    // A name of its own where a set offers several Impls under one name
+    // (the AVX-512 set built on SIMDe: "avx512 (SIMDe)"); null where name
+    // says it all. See impl_label().
     const char* label = nullptr;
 };
 

@@ -19,7 +19,7 @@
 #                           [--sizes LIST] [--keep DIR]
 #                           [--openssl-cpu=no-avx512|as-is]
 # Environment passes through: STITCH_CLEAR_CPUID=avx512 measures the AVX2
-# set, STITCH_AVX2_SHAPE=<name> one shape of it. --openssl-cpu=as-is lets the
+# set, STITCH_KERNEL=<set> another set. --openssl-cpu=as-is lets the
 # default provider run its AVX-512 code (the AVX-512 set's comparison);
 # no-avx512 (the default) hides it, for the AVX2 set's.
 set -euo pipefail
@@ -65,8 +65,8 @@ run() {
 
 extra=()
 "$bench" --openssl-cpu="$openssl_cpu" --only=tls13 --reps=1 --sample-ms=0.1 --sizes=64 2>&1 |
-    grep -E "^(AMD|Intel|[A-Za-z].*family)|AVX2 shape|^stitch" | head -3
-echo "env: STITCH_CLEAR_CPUID=${STITCH_CLEAR_CPUID:-} STITCH_AVX2_SHAPE=${STITCH_AVX2_SHAPE:-} default provider: $openssl_cpu"
+    grep -E "^(AMD|Intel|[A-Za-z].*family)|^CPU:|^stitch" | head -3
+echo "env: STITCH_CLEAR_CPUID=${STITCH_CLEAR_CPUID:-} STITCH_KERNEL=${STITCH_KERNEL:-} default provider: $openssl_cpu"
 echo "runs: $runs with ASLR, $runs without, 9 placements, 4 stack offsets; $reps reps x ${sample_ms} ms per row"
 
 for i in $(seq 1 "$runs"); do run aslr-on "$i"; done

@@ -1,24 +1,21 @@
-// The whole-record open (Impl::aead_open_record) of each shape: records up
-// to the shape's short_max take the short path (avx2/aead_short.hpp), MAC'd
+// The whole-record open (Impl::aead_open_record): records up to
+// avx2::kShortOpenMax take the short path (avx2/aead_short.hpp), MAC'd
 // before a byte is decrypted and written masked by the verdict; longer ones
 // take the one pass and have their output cleared on a refusal.
 #include "kernels/avx2/aead_short.hpp"
 #include "kernels/avx2/kernels.hpp"
+#include "kernels/avx2/tuning.hpp"
 #include "kernels/bytes.hpp"
 #include "kernels/verdict.hpp"
 
 namespace stitch::kern {
 
-namespace {
-
-using namespace avx2;
-
-template <const Shape& S>
-STITCH_TARGET_AVX2_BMI2 bool aead_open_record(AeadState& st, const uint8_t* in, uint8_t* out, size_t len,
-                                              const uint8_t tag[16]) noexcept {
+bool aead_open_record_avx2(AeadState& st, const uint8_t* in, uint8_t* out, size_t len,
+                           const uint8_t tag[16]) noexcept {
+    using namespace avx2;
     U32x8::clean_upper();
-    if (len > S.short_max) {
-        aead_text_avx2[avx2::shape_index(S)](st, Direction::open, in, out, len);
+    if (len > kShortOpenMax) {
+        aead_text_avx2(st, Direction::open, in, out, len);
         const uint8_t keep = tag_verdict(st, tag);
         wipe_refused(out, len, keep);
         U32x8::zero_registers();
@@ -27,7 +24,7 @@ STITCH_TARGET_AVX2_BMI2 bool aead_open_record(AeadState& st, const uint8_t* in, 
     U32x8 ks[1][16];
     mulx::PolyAcc acc;
     if (st.mac_keyed) {
-        keyed_keystream<S.rounds>(st, ks, len);
+        keyed_keystream(st, ks, len);
         acc = mulx::load(st.mac);
         avx2::mac_update(acc, st.mac, in, len);
     } else {
@@ -45,10 +42,5 @@ STITCH_TARGET_AVX2_BMI2 bool aead_open_record(AeadState& st, const uint8_t* in, 
     U32x8::zero_registers();
     return keep != 0;
 }
-
-}  // namespace
-
-const PerShape<AeadOpenRecordFn> aead_open_record_avx2 =
-    avx2::for_each_shape<AeadOpenRecordFn>([]<const Shape& S>() { return &aead_open_record<S>; });
 
 }  // namespace stitch::kern

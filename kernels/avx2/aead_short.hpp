@@ -1,4 +1,4 @@
-// Short opens (up to Shape::short_max bytes, RFC 8439 §2.8): one run of the row-layout
+// Short opens (up to kShortOpenMax bytes, RFC 8439 §2.8): one run of the row-layout
 // rounds gives the text's keystream (one to three blocks) while the Poly1305
 // key block is computed beside it in scalar registers (ScalarBlock), so the
 // MAC is keyed and the ciphertext absorbed during those rounds. A
@@ -18,11 +18,10 @@ namespace stitch::kern::avx2 {
 
 // The text's keystream when the MAC is already keyed (more AAD than could
 // be held back): blocks_for(len) blocks from the counter.
-template <Rounds R>
 STITCH_INLINE_AVX2_BMI2 void keyed_keystream(AeadState& st, U32x8 (&ks)[1][16], size_t len) {
     const size_t n = blocks_for(len);
     if (n == 0) return;
-    keystream_upto<R>(st.chacha, ks, n, [](int, int) {});
+    keystream_upto(st.chacha, ks, n);
     chacha_advance(st.chacha.ctr, n);
 }
 
@@ -100,7 +99,7 @@ STITCH_INLINE_AVX2_BMI2 void masked_xor(const U32x8 (&ks)[1][16], const uint8_t*
     }
 }
 
-// Opens of 1..short_max bytes with the MAC not keyed yet: the text's
+// Opens of 1..kShortOpenMax bytes with the MAC not keyed yet: the text's
 // keystream in one call, the key block and the MAC beside its rounds.
 STITCH_INLINE_AVX2_BMI2 void short_open(AeadState& st, const uint8_t* in, uint8_t* out, size_t len) {
     U32x8 ks[1][16];

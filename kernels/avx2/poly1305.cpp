@@ -1,11 +1,11 @@
-// Poly1305 over whole blocks for the AVX2 set (Impl::poly1305_blocks of
-// each shape): MULX (BMI2) for runs shorter than the shape's
-// vector_poly_min, the four-lane vector code (x86/poly1305_vector.hpp) from
-// there. Buffering, padding and the final reduction stay in
-// portable/poly1305.cpp, shared by every kernel set.
+// Poly1305 over whole blocks for the AVX2 set (Impl::poly1305_blocks): MULX
+// for runs shorter than avx2::kVectorPolyMin blocks, the four-lane vector
+// code (x86/poly1305_vector.hpp) from there. Buffering, padding and the
+// final reduction stay in portable/poly1305.cpp, shared by every kernel set.
 #include <immintrin.h>
 
 #include "kernels/avx2/kernels.hpp"
+#include "kernels/avx2/tuning.hpp"
 #include "kernels/simd/u32x8.hpp"
 #include "kernels/x86/poly1305_mulx.hpp"
 #include "kernels/x86/poly1305_vector.hpp"
@@ -22,20 +22,11 @@ void poly1305_blocks_mulx(Poly1305State& st, const uint8_t* in, size_t nblocks) 
     simd::U32x8::zero_registers();
 }
 
-namespace {
-
-// Impl::poly1305_blocks of a shape.
-template <const avx2::Shape& S>
-STITCH_TARGET_AVX2_BMI2 void poly1305_blocks(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept {
-    if (nblocks < S.vector_poly_min)
+void poly1305_blocks_avx2(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept {
+    if (nblocks < avx2::kVectorPolyMin)
         poly1305_blocks_mulx(st, in, nblocks);  // clears the vector registers itself
     else
         poly1305_blocks_avx2_vector(st, in, nblocks);
 }
-
-}  // namespace
-
-const PerShape<Poly1305BlocksFn> poly1305_blocks_avx2_shaped =
-    avx2::for_each_shape<Poly1305BlocksFn>([]<const avx2::Shape& S>() { return &poly1305_blocks<S>; });
 
 }  // namespace stitch::kern

@@ -1,6 +1,5 @@
-// The AVX2+BMI2 set: ChaCha20 in ymm registers beside Poly1305 with MULX,
-// one Impl per shape (avx2/shapes.hpp: the tunings, one per
-// microarchitecture family measured).
+// The AVX2+BMI2 set: ChaCha20 in ymm registers beside Poly1305 with MULX.
+// One Impl for every AVX2 CPU (avx2/tuning.hpp says why).
 #pragma once
 
 #include <span>
@@ -10,18 +9,17 @@
 
 namespace stitch::kern::avx2 {
 
-// Every shape's Impl, in kAllShapes order, where the CPU has AVX2 and BMI2
-// and the OS saves ymm state (cpu_features_raw: no STITCH_CLEAR_CPUID mask,
-// so tests reach every shape whatever dispatch chose); empty elsewhere.
+// The set's Impl where the CPU has AVX2 and BMI2 and the OS saves ymm state
+// (cpu_features_raw: no STITCH_CLEAR_CPUID mask, so tests reach it whatever
+// dispatch chose); empty elsewhere.
 std::span<const Impl* const> impls() noexcept;
 
-// The rule (avx2/set.cpp): the shape this CPU gets (STITCH_AVX2_SHAPE, else
-// the table in avx2/shapes.cpp) wherever the masked features have AVX2 and
-// BMI2, asked for or not; nullptr elsewhere.
+// The rule (avx2/set.cpp): the Impl wherever the masked features have AVX2
+// and BMI2, asked for or not; nullptr elsewhere.
 const Impl* allowed(const CpuFeatures& masked) noexcept;
 const Impl* preferred(const CpuFeatures& masked) noexcept;
 
-// Whether the masked features let this CPU run `impl` (any of impls()).
+// Whether the masked features let this CPU run `impl` (the one of impls()).
 bool allows(const CpuFeatures& masked, const Impl& impl) noexcept;
 
 }  // namespace stitch::kern::avx2

@@ -17,6 +17,7 @@ class U32x8 final {
 public:
     U32x8() = default;  // uninitialised, like the register it stands for
     STITCH_INLINE_AVX2_BMI2 explicit U32x8(__m256i v) : v_(v) {}
+    STITCH_INLINE_AVX2_BMI2 __m256i raw() const { return v_; }  // for asm operands (avx2/batch_rounds.hpp)
 
     STITCH_INLINE_AVX2_BMI2 static U32x8 splat(uint32_t w) { return U32x8(_mm256_set1_epi32(int(w))); }
     // Lane i holds i: the per-block counter offsets of an eight-block batch.
@@ -44,6 +45,7 @@ public:
         return *this;
     }
     STITCH_INLINE_AVX2_BMI2 friend U32x8 operator+(U32x8 a, U32x8 b) { return a += b; }
+    STITCH_INLINE_AVX2_BMI2 friend U32x8 operator-(U32x8 a, U32x8 b) { return a -= b; }
     STITCH_INLINE_AVX2_BMI2 friend U32x8 operator&(U32x8 a, U32x8 b) { return a &= b; }
     STITCH_INLINE_AVX2_BMI2 friend U32x8 operator^(U32x8 a, U32x8 b) { return a ^= b; }
 

@@ -105,10 +105,48 @@ STITCH_INLINE_AVX2_BMI2 void reduce(PolyAcc& a, PolyProduct p) {
     a.h2 = p.d2;
 }
 
-// One whole 16-byte block (with its 2^128 bit).
+// One whole 16-byte block (with its 2^128 bit): the three stages above in
+// one asm statement, the same arithmetic bit for bit, in eight registers
+// and rdx. The products land where the limbs they replace were (h1·r0 in
+// h1 once rdx holds h1, h0·r0 in h0 once rdx holds h0), and r0, r1 and s1
+// may be memory operands: this runs beside the AVX2 rounds, between their
+// asm statements, where the general-purpose registers are short.
 STITCH_INLINE_AVX2_BMI2 void block(PolyAcc& a, const uint8_t* m) {
-    add_block(a, m, 1);
-    reduce(a, multiply(a));
+    uint64_t t0, t1, d0hi, d1hi;
+    __asm__("addq 0(%[m]), %[h0]\n\t"           // h += m + 2^128
+            "adcq 8(%[m]), %[h1]\n\t"
+            "adcq $1, %[h2]\n\t"
+            "movq %[h1], %%rdx\n\t"
+            "mulxq %[s1], %[t0], %[t1]\n\t"     // h1·s1        -> d0
+            "mulxq %[r0], %[h1], %[d1hi]\n\t"   // h1·r0        -> d1 (low limb in h1)
+            "movq %[h0], %%rdx\n\t"
+            "mulxq %[r0], %[h0], %[d0hi]\n\t"   // h0·r0        -> d0 (low limb in h0)
+            "addq %[t0], %[h0]\n\t"
+            "adcq %[t1], %[d0hi]\n\t"
+            "mulxq %[r1], %[t0], %[t1]\n\t"     // h0·r1        -> d1
+            "addq %[t0], %[h1]\n\t"
+            "adcq %[t1], %[d1hi]\n\t"
+            "movq %[h2], %[t0]\n\t"
+            "imulq %[s1], %[t0]\n\t"            // h2·s1        -> d1
+            "addq %[t0], %[h1]\n\t"
+            "adcq $0, %[d1hi]\n\t"
+            "imulq %[r0], %[h2]\n\t"            // h2·r0 = d2   (in h2)
+            "addq %[d0hi], %[h1]\n\t"           // carries: d1 += d0 >> 64, d2 += d1 >> 64
+            "adcq %[d1hi], %[h2]\n\t"
+            "movq %[h2], %[t0]\n\t"             // fold 2^130 and up, times 5
+            "andq $-4, %[t0]\n\t"
+            "movq %[h2], %[t1]\n\t"
+            "shrq $2, %[t1]\n\t"
+            "andq $3, %[h2]\n\t"
+            "addq %[t1], %[t0]\n\t"
+            "addq %[t0], %[h0]\n\t"
+            "adcq $0, %[h1]\n\t"
+            "adcq $0, %[h2]"
+            : [h0] "+&r"(a.h0), [h1] "+&r"(a.h1), [h2] "+&r"(a.h2), [t0] "=&r"(t0), [t1] "=&r"(t1),
+              [d0hi] "=&r"(d0hi), [d1hi] "=&r"(d1hi)
+            : [m] "r"(m), [r0] "rm"(a.r0), [r1] "rm"(a.r1), [s1] "rm"(a.s1),
+              "m"(*reinterpret_cast<const uint8_t(*)[kPolyBlock]>(m))
+            : "rdx", "cc");
 }
 
 STITCH_INLINE_AVX2_BMI2 void blocks(PolyAcc& a, const uint8_t* m, size_t n) {

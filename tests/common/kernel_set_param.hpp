@@ -21,7 +21,7 @@ namespace stitch::test {
 // What GoogleTest prints for a parameter: its label, not its bytes.
 inline void PrintTo(const KernelSet& set, std::ostream* os) { *os << set.label; }
 
-// "avx2/zen4" -> "avx2_zen4", "avx512 (SIMDe)" -> "avx512__SIMDe_":
+// "avx512-ifma" -> "avx512_ifma", "avx512 (SIMDe)" -> "avx512__SIMDe_":
 // GoogleTest names allow letters, digits and _.
 inline std::string kernel_set_name(const ::testing::TestParamInfo<KernelSet>& info) {
     std::string name = kern::impl_label(*info.param.impl);

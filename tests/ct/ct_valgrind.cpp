@@ -1,6 +1,6 @@
 // Constant time, checked by memcheck (the ctgrind method, see ctgrind.hpp).
 // Runs every kernel path with the key, the nonce words, the plaintext and the
-// tag marked undefined, for the portable kernels, every AVX2 shape where the
+// tag marked undefined, for the portable kernels, the AVX2 set where the
 // host has AVX2, and the AVX-512 set built on SIMDe (tests/emulated). CTest runs this under valgrind with --error-exitcode:
 // any branch or table index on a secret byte is a memcheck error and fails
 // the test. Outside valgrind it is only a round-trip check.
@@ -291,9 +291,9 @@ int main() {
     std::printf("cpu (as this process sees it): avx2=%d bmi2=%d adx=%d; avx2::preferred: %s\n", raw.avx2, raw.bmi2,
                 raw.adx, avx2 ? "present" : "null");
     Checker(portable_impl(), 1).run();
-    // Every AVX2 shape (kernels/avx2/shapes.hpp): each is its own code.
+    // The AVX2 set, whatever dispatch chose.
     uint64_t seed = 2;
-    for (const Impl* shape : avx2::impls()) Checker(*shape, seed++).run();
+    for (const Impl* impl : avx2::impls()) Checker(*impl, seed++).run();
     // The AVX-512 set as SIMDe runs it (valgrind executes no AVX-512
     // instruction): the same kernel source, so a branch or index on a secret
     // in its logic shows here too.

@@ -2,8 +2,8 @@
 // blocks. The two may leave different representatives of the same value mod
 // p = 2^130 - 5, so states are compared reduced mod p, and every state the
 // vector code leaves is checked to be in the range poly1305_final and the
-// scalar blocks accept (h2 <= 4). Every entry is tested: each AVX2 shape's
-// Impl::poly1305_blocks (MULX below the shape's vector_poly_min, vector from
+// scalar blocks accept (h2 <= 4). Every entry is tested: the AVX2 set's
+// Impl::poly1305_blocks (MULX below avx2::kVectorPolyMin, vector from
 // there), and the vector path forced for every size (or short inputs would
 // only ever reach the MULX code).
 #include "kernels/x86/poly1305_vector.hpp"
@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "common/rfc8439_vectors.hpp"
-#include "kernels/avx2/shapes.hpp"
+#include "kernels/avx2/tuning.hpp"
 #include "kernels/dispatch.hpp"
 #include "common/test_util.hpp"
 #include "kernels/poly1305.hpp"
@@ -42,7 +42,7 @@ struct Entry {
 
 void PrintTo(const Entry& e, std::ostream* os) { *os << e.name; }
 
-// The forced vector path, then each AVX2 shape's dispatching entry: one
+// The forced vector path, then the AVX2 set's dispatching entry: one
 // instance of every test each.
 std::vector<Entry> entries() {
     std::vector<Entry> v{{"poly1305_blocks_avx2_vector", "vector", &kern::poly1305_blocks_avx2_vector}};
@@ -55,12 +55,10 @@ std::vector<Entry> entries() {
     return v;
 }
 
-// Block counts on both sides of every shape's vector_poly_min.
+// Block counts on both sides of the vector code's take-over.
 std::vector<size_t> takeover_counts() {
-    std::vector<size_t> v;
-    for (const kern::avx2::Shape* s : kern::avx2::kAllShapes)
-        for (size_t n : {s->vector_poly_min - 1, s->vector_poly_min, s->vector_poly_min + 1}) v.push_back(n);
-    return v;
+    constexpr size_t k = kern::avx2::kVectorPolyMin;
+    return {k - 1, k, k + 1};
 }
 
 // h mod p as two 64-bit words and the two top bits, by plain test arithmetic.

@@ -1,6 +1,6 @@
 // After AVX2 code the vector registers hold no key material (issue 5 item 7).
 //
-// Each entry of every AVX2 shape's Impl is called from its own noinline AVX2 wrapper that
+// Each entry of the AVX2 set's Impl is called from its own noinline AVX2 wrapper that
 // zeroes ymm0–15 (VZEROALL), makes the call, and stores ymm0–15 to memory
 // straight after it returns; every register must then be zero again. The
 // wrappers are noinline and do nothing between the call and the dump, so no
@@ -121,7 +121,7 @@ TEST(Avx2RegistersHost, HasTheAvx2Set) {
         GTEST_FAIL() << "no AVX2 Impl on an AVX2+BMI2 host: the AVX2 kernel set is missing";
 }
 
-// Every AVX2 shape (kernels/avx2/shapes.hpp), whatever dispatch chose.
+// The AVX2 set's Impl, whatever dispatch chose.
 class Avx2Registers : public ::testing::TestWithParam<const Impl*> {
 protected:
     const Impl& avx2() const { return *GetParam(); }
@@ -129,12 +129,12 @@ protected:
     Rng rng_{0x5eed0a7c};
 };
 
-std::vector<const Impl*> avx2_shapes() {
+std::vector<const Impl*> avx2_impls() {
     const auto all = kern::avx2::impls();
     return {all.begin(), all.end()};
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryShape, Avx2Registers, ::testing::ValuesIn(avx2_shapes()),
+INSTANTIATE_TEST_SUITE_P(Avx2Set, Avx2Registers, ::testing::ValuesIn(avx2_impls()),
                          [](const ::testing::TestParamInfo<const Impl*>& info) {
                              std::string name = kern::impl_label(*info.param);
                              for (char& c : name)

@@ -1,0 +1,356 @@
+// The ten double rounds of an eight-block batch (RFC 8439 §2.3) in the
+// word-per-register layout, with the place of every state word fixed by
+// this source rather than by a register allocator:
+//
+//   ymm0..3    row a (words 0..3)        ymm4..7   row b (words 4..7)
+//   ymm8..11   row d (words 12..15)
+//   ymm12, 13  the pair of c words the current two quarter rounds use
+//   ymm14, 15  the shift temporaries of the 12- and 7-bit rotations
+//   memory     the other two c words, in the frame, swapped with the pair at
+//              two fixed points of each double round: 4 stores, 4 loads
+//   memory     the rot16 and rot8 byte-shuffle masks, as VPSHUFB operands
+//
+// Sixteen words and a temporary do not fit in sixteen registers, so
+// something lives in memory. Left to the compiler, g++ 12 made ~67 ymm
+// stack accesses per batch and double round and clang 14 ~44, and the two
+// builds ran 20% apart (Zen 2). Here the whole loop of ten double rounds is
+// one asm statement, so both compilers emit the same instructions, and the
+// rounds' only stack traffic is the c swap plus loading and storing the
+// words once a batch. (OpenSSL's ChaCha20_8x keeps the same words in
+// registers.)
+//
+// The stitched AEAD puts Poly1305 blocks (MULX, general-purpose registers)
+// in four fixed slots of the double round, one after each pair of quarter
+// rounds. The out-of-order core overlaps them with these latency-bound
+// vector rounds. They must be inside the statement: C++ between round
+// statements (a loop over a variable number of blocks) gave g++ 12 reason
+// to spill a dozen ymm words around it at every step.
+#pragma once
+
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/isa.hpp"
+#include "kernels/simd/u32x8.hpp"
+#include "kernels/x86/poly1305_mulx.hpp"
+
+namespace stitch::kern::avx2 {
+
+// The rotations by 16 and 8 bits of every 32-bit lane as byte shuffles.
+alignas(32) inline constexpr uint8_t kRot16[32] = {2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
+                                                   2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13};
+alignas(32) inline constexpr uint8_t kRot8[32] = {3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14,
+                                                  3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14};
+
+// What the rounds read and write in memory, addressed off one base
+// register. The input words stay as they are through batch_xor, so a run
+// of batches only changes the counter words between them.
+struct alignas(32) BatchFrame {
+    simd::U32x8 x[16];    // at 32·i: the batch's input words (batch_double_rounds: its output words too)
+    simd::U32x8 c[4];     // at 512: row c (words 8..11) during the rounds; two stale at any time
+    uint64_t r0, r1, s1;  // at 640, 648, 656: mulx::PolyAcc's key, for the MAC slots
+    uint64_t mac_blocks;  // at 664: Poly1305 blocks the rounds absorb
+    const uint8_t* in;    // at 672: batch_xor's 512 bytes of input
+    uint8_t* out;         // at 680: and of output (in == out allowed)
+};
+static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 &&
+              offsetof(BatchFrame, s1) == 656 && offsetof(BatchFrame, mac_blocks) == 664 &&
+              offsetof(BatchFrame, in) == 672 && offsetof(BatchFrame, out) == 680);
+
+// --- the asm text ----------------------------------------------------------
+#define STITCH_A0 "%%ymm0"
+#define STITCH_A1 "%%ymm1"
+#define STITCH_A2 "%%ymm2"
+#define STITCH_A3 "%%ymm3"
+#define STITCH_B0 "%%ymm4"
+#define STITCH_B1 "%%ymm5"
+#define STITCH_B2 "%%ymm6"
+#define STITCH_B3 "%%ymm7"
+#define STITCH_D0 "%%ymm8"
+#define STITCH_D1 "%%ymm9"
+#define STITCH_D2 "%%ymm10"
+#define STITCH_D3 "%%ymm11"
+#define STITCH_CP "%%ymm12"
+#define STITCH_CQ "%%ymm13"
+#define STITCH_T0 "%%ymm14"
+#define STITCH_T1 "%%ymm15"
+
+// AT&T order: source first, destination last.
+#define STITCH_ADD(x, y) "vpaddd " y ", " x ", " x "\n\t"  // x += y
+#define STITCH_XOR(x, y) "vpxor " y ", " x ", " x "\n\t"   // x ^= y
+#define STITCH_SHUF(x, mask) "vpshufb %[" mask "], " x ", " x "\n\t"
+#define STITCH_ROTL2(x0, x1, n, rn)                          \
+    "vpslld $" #n ", " x0 ", " STITCH_T0 "\n\t"              \
+    "vpslld $" #n ", " x1 ", " STITCH_T1 "\n\t"              \
+    "vpsrld $" #rn ", " x0 ", " x0 "\n\t"                    \
+    "vpsrld $" #rn ", " x1 ", " x1 "\n\t"                    \
+    "vpor " STITCH_T0 ", " x0 ", " x0 "\n\t"                 \
+    "vpor " STITCH_T1 ", " x1 ", " x1 "\n\t"
+
+// Two quarter rounds side by side (…0 and …1), one line per line of RFC
+// 8439 §2.1: a += b; d ^= a; d <<<= 16; c += d; b ^= c; b <<<= 12; …
+#define STITCH_QR_PAIR(a0, b0, c0, d0, a1, b1, c1, d1)                                                     \
+    STITCH_ADD(a0, b0) STITCH_ADD(a1, b1) STITCH_XOR(d0, a0) STITCH_XOR(d1, a1)                            \
+    STITCH_SHUF(d0, "rot16") STITCH_SHUF(d1, "rot16")                                                      \
+    STITCH_ADD(c0, d0) STITCH_ADD(c1, d1) STITCH_XOR(b0, c0) STITCH_XOR(b1, c1)                            \
+    STITCH_ROTL2(b0, b1, 12, 20)                                                                           \
+    STITCH_ADD(a0, b0) STITCH_ADD(a1, b1) STITCH_XOR(d0, a0) STITCH_XOR(d1, a1)                            \
+    STITCH_SHUF(d0, "rot8") STITCH_SHUF(d1, "rot8")                                                        \
+    STITCH_ADD(c0, d0) STITCH_ADD(c1, d1) STITCH_XOR(b0, c0) STITCH_XOR(b1, c1)                            \
+    STITCH_ROTL2(b0, b1, 7, 25)
+
+// The c pair goes home (words p, q at frame offsets) and two others come in.
+#define STITCH_SWAP_C(out_p, out_q, in_p, in_q)      \
+    "vmovdqa " STITCH_CP ", " #out_p "(%[f])\n\t"    \
+    "vmovdqa " STITCH_CQ ", " #out_q "(%[f])\n\t"    \
+    "vmovdqa " #in_p "(%[f]), " STITCH_CP "\n\t"     \
+    "vmovdqa " #in_q "(%[f]), " STITCH_CQ "\n\t"
+
+// A double round: columns (0, 4, 8, 12) (1, 5, 9, 13) with c8, c9 in the
+// pair; c8, c9 home and c10, c11 in; (2, 6, 10, 14) (3, 7, 11, 15);
+// diagonals (0, 5, 10, 15) (1, 6, 11, 12) with c10, c11 still in the pair;
+// c10, c11 home and c8, c9 back in; (2, 7, 8, 13) (3, 4, 9, 14).
+// SLOT(j) after each pair: where the stitched AEAD's MAC blocks go.
+#define STITCH_DOUBLE_ROUND(SLOT)                                                                \
+    STITCH_QR_PAIR(STITCH_A0, STITCH_B0, STITCH_CP, STITCH_D0, STITCH_A1, STITCH_B1, STITCH_CQ, STITCH_D1) \
+    SLOT(0)                                                                                      \
+    STITCH_SWAP_C(512, 544, 576, 608)                                                            \
+    STITCH_QR_PAIR(STITCH_A2, STITCH_B2, STITCH_CP, STITCH_D2, STITCH_A3, STITCH_B3, STITCH_CQ, STITCH_D3) \
+    SLOT(1)                                                                                      \
+    STITCH_QR_PAIR(STITCH_A0, STITCH_B1, STITCH_CP, STITCH_D3, STITCH_A1, STITCH_B2, STITCH_CQ, STITCH_D0) \
+    SLOT(2)                                                                                      \
+    STITCH_SWAP_C(576, 608, 512, 544)                                                            \
+    STITCH_QR_PAIR(STITCH_A2, STITCH_B3, STITCH_CP, STITCH_D1, STITCH_A3, STITCH_B0, STITCH_CQ, STITCH_D2) \
+    SLOT(3)
+
+// The input words into their registers, c10 and c11 into their slots.
+#define STITCH_LOAD_WORDS                                                                               \
+    "vmovdqa 0(%[f]), " STITCH_A0 "\n\t" "vmovdqa 32(%[f]), " STITCH_A1 "\n\t"                          \
+    "vmovdqa 64(%[f]), " STITCH_A2 "\n\t" "vmovdqa 96(%[f]), " STITCH_A3 "\n\t"                         \
+    "vmovdqa 128(%[f]), " STITCH_B0 "\n\t" "vmovdqa 160(%[f]), " STITCH_B1 "\n\t"                       \
+    "vmovdqa 192(%[f]), " STITCH_B2 "\n\t" "vmovdqa 224(%[f]), " STITCH_B3 "\n\t"                       \
+    "vmovdqa 320(%[f]), " STITCH_T0 "\n\t" "vmovdqa 352(%[f]), " STITCH_T1 "\n\t"                       \
+    "vmovdqa " STITCH_T0 ", 576(%[f])\n\t" "vmovdqa " STITCH_T1 ", 608(%[f])\n\t"                       \
+    "vmovdqa 256(%[f]), " STITCH_CP "\n\t" "vmovdqa 288(%[f]), " STITCH_CQ "\n\t"                       \
+    "vmovdqa 384(%[f]), " STITCH_D0 "\n\t" "vmovdqa 416(%[f]), " STITCH_D1 "\n\t"                       \
+    "vmovdqa 448(%[f]), " STITCH_D2 "\n\t" "vmovdqa 480(%[f]), " STITCH_D3 "\n\t"
+
+// The output words over the input words (batch_double_rounds).
+#define STITCH_STORE_WORDS                                                                              \
+    "vmovdqa " STITCH_A0 ", 0(%[f])\n\t" "vmovdqa " STITCH_A1 ", 32(%[f])\n\t"                          \
+    "vmovdqa " STITCH_A2 ", 64(%[f])\n\t" "vmovdqa " STITCH_A3 ", 96(%[f])\n\t"                         \
+    "vmovdqa " STITCH_B0 ", 128(%[f])\n\t" "vmovdqa " STITCH_B1 ", 160(%[f])\n\t"                       \
+    "vmovdqa " STITCH_B2 ", 192(%[f])\n\t" "vmovdqa " STITCH_B3 ", 224(%[f])\n\t"                       \
+    "vmovdqa " STITCH_CP ", 256(%[f])\n\t" "vmovdqa " STITCH_CQ ", 288(%[f])\n\t"                       \
+    "vmovdqa 576(%[f]), " STITCH_T0 "\n\t" "vmovdqa 608(%[f]), " STITCH_T1 "\n\t"                       \
+    "vmovdqa " STITCH_T0 ", 320(%[f])\n\t" "vmovdqa " STITCH_T1 ", 352(%[f])\n\t"                       \
+    "vmovdqa " STITCH_D0 ", 384(%[f])\n\t" "vmovdqa " STITCH_D1 ", 416(%[f])\n\t"                       \
+    "vmovdqa " STITCH_D2 ", 448(%[f])\n\t" "vmovdqa " STITCH_D3 ", 480(%[f])\n\t"
+
+// Eight words of the batch in registers R0..R7 (lane j = block j), with
+// their input words at frame offset `in` added, become 32 bytes of each
+// block at byte `half`, XORed with the input (pointer in g0) and stored
+// (pointer in g1). An 8x8 transpose in place: two unpack levels leave
+// block j's words in the low (j < 4) or high 128 bits of two registers,
+// and VPERM2I128 joins them into Y for the XOR and the store. X and Y are
+// the only other registers it needs.
+#define STITCH_ADD_INPUT(r, off) "vpaddd " #off "(%[f]), " r ", " r "\n\t"
+#define STITCH_UNPACK(op, x, y, to) "vpunpck" op " " y ", " x ", " to "\n\t"  // to = unpack(x, y)
+#define STITCH_EMIT(u, v, sel, block, half, Y)                                   \
+    "vperm2i128 $" #sel ", " v ", " u ", " Y "\n\t"                            \
+    "vpxor " #block "*64+" #half "(%[g0]), " Y ", " Y "\n\t"                   \
+    "vmovdqu " Y ", " #block "*64+" #half "(%[g1])\n\t"
+#define STITCH_HALF_OUT(R0, R1, R2, R3, R4, R5, R6, R7, X, Y, in, half)                                   \
+    STITCH_ADD_INPUT(R0, in) STITCH_ADD_INPUT(R1, in+32) STITCH_ADD_INPUT(R2, in+64)                      \
+    STITCH_ADD_INPUT(R3, in+96) STITCH_ADD_INPUT(R4, in+128) STITCH_ADD_INPUT(R5, in+160)                 \
+    STITCH_ADD_INPUT(R6, in+192) STITCH_ADD_INPUT(R7, in+224)                                             \
+    STITCH_UNPACK("ldq", R0, R1, X) STITCH_UNPACK("hdq", R0, R1, R1)     /* t0 X, t1 R1 */                \
+    STITCH_UNPACK("ldq", R2, R3, R0) STITCH_UNPACK("hdq", R2, R3, R3)    /* t2 R0, t3 R3 */               \
+    STITCH_UNPACK("ldq", R4, R5, R2) STITCH_UNPACK("hdq", R4, R5, R5)    /* t4 R2, t5 R5 */               \
+    STITCH_UNPACK("ldq", R6, R7, R4) STITCH_UNPACK("hdq", R6, R7, R7)    /* t6 R4, t7 R7 */               \
+    STITCH_UNPACK("lqdq", X, R0, R6) STITCH_UNPACK("hqdq", X, R0, R0)    /* u0 R6, u1 R0 */               \
+    STITCH_UNPACK("lqdq", R1, R3, X) STITCH_UNPACK("hqdq", R1, R3, R3)   /* u2 X, u3 R3 */                \
+    STITCH_UNPACK("lqdq", R2, R4, R1) STITCH_UNPACK("hqdq", R2, R4, R4)  /* u4 R1, u5 R4 */               \
+    STITCH_UNPACK("lqdq", R5, R7, R2) STITCH_UNPACK("hqdq", R5, R7, R7)  /* u6 R2, u7 R7 */               \
+    STITCH_EMIT(R6, R1, 0x20, 0, half, Y) STITCH_EMIT(R0, R4, 0x20, 1, half, Y)                           \
+    STITCH_EMIT(X, R2, 0x20, 2, half, Y) STITCH_EMIT(R3, R7, 0x20, 3, half, Y)                            \
+    STITCH_EMIT(R6, R1, 0x31, 4, half, Y) STITCH_EMIT(R0, R4, 0x31, 5, half, Y)                           \
+    STITCH_EMIT(X, R2, 0x31, 6, half, Y) STITCH_EMIT(R3, R7, 0x31, 7, half, Y)
+
+// After the rounds: words 0..7 (rows a, b) make bytes 0..31 of every block
+// beside rows c and d, which stay in their registers; then c10 and c11
+// come in and rows c and d make bytes 32..63.
+#define STITCH_XOR_OUT                                                                                  \
+    "movq 672(%[f]), %[g0]\n\t"                                                                        \
+    "movq 680(%[f]), %[g1]\n\t"                                                                        \
+    STITCH_HALF_OUT(STITCH_A0, STITCH_A1, STITCH_A2, STITCH_A3, STITCH_B0, STITCH_B1, STITCH_B2,         \
+                    STITCH_B3, STITCH_T0, STITCH_T1, 0, 0)                                              \
+    "vmovdqa 576(%[f]), " STITCH_A0 "\n\t" "vmovdqa 608(%[f]), " STITCH_A1 "\n\t"                       \
+    STITCH_HALF_OUT(STITCH_CP, STITCH_CQ, STITCH_A0, STITCH_A1, STITCH_D0, STITCH_D1, STITCH_D2,         \
+                    STITCH_D3, STITCH_T0, STITCH_T1, 256, 32)
+
+// One Poly1305 block from p into h (mulx::block's arithmetic, the key read
+// off the frame), p moving on, when the double round's credit allows: the
+// credit gains mac_blocks each double round and a block costs ten, so
+// double round i ends with floor((i + 1)·n / 10) blocks done, n in all, at
+// most four a double round for n <= 40.
+#define STITCH_MAC_SLOT(j)                                  \
+    "cmpq $10, %[credit]\n\t"                               \
+    "jb 9" #j "f\n\t"                                       \
+    "subq $10, %[credit]\n\t"                               \
+    "addq 0(%[p]), %[h0]\n\t"                               \
+    "adcq 8(%[p]), %[h1]\n\t"                               \
+    "adcq $1, %[h2]\n\t"                                    \
+    "movq %[h1], %%rdx\n\t"                                 \
+    "mulxq 656(%[f]), %[g0], %[g1]\n\t"  /* h1·s1 */        \
+    "mulxq 640(%[f]), %[h1], %[e1]\n\t"  /* h1·r0 */        \
+    "movq %[h0], %%rdx\n\t"                                 \
+    "mulxq 640(%[f]), %[h0], %[e0]\n\t"  /* h0·r0 */        \
+    "addq %[g0], %[h0]\n\t"                                 \
+    "adcq %[g1], %[e0]\n\t"                                 \
+    "mulxq 648(%[f]), %[g0], %[g1]\n\t"  /* h0·r1 */        \
+    "addq %[g0], %[h1]\n\t"                                 \
+    "adcq %[g1], %[e1]\n\t"                                 \
+    "movq %[h2], %[g0]\n\t"                                 \
+    "imulq 656(%[f]), %[g0]\n\t"         /* h2·s1 */        \
+    "addq %[g0], %[h1]\n\t"                                 \
+    "adcq $0, %[e1]\n\t"                                    \
+    "imulq 640(%[f]), %[h2]\n\t"         /* h2·r0 */        \
+    "addq %[e0], %[h1]\n\t"                                 \
+    "adcq %[e1], %[h2]\n\t"                                 \
+    "movq %[h2], %[g0]\n\t"              /* 2^130 = 5 */    \
+    "andq $-4, %[g0]\n\t"                                   \
+    "movq %[h2], %[g1]\n\t"                                 \
+    "shrq $2, %[g1]\n\t"                                    \
+    "andq $3, %[h2]\n\t"                                    \
+    "addq %[g1], %[g0]\n\t"                                 \
+    "addq %[g0], %[h0]\n\t"                                 \
+    "adcq $0, %[h1]\n\t"                                    \
+    "adcq $0, %[h2]\n\t"                                    \
+    "addq $16, %[p]\n"                                      \
+    "9" #j ":\n\t"
+#define STITCH_NO_SLOT(j)
+
+#define STITCH_VECTOR_CLOBBERS                                                                           \
+    "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11",    \
+        "xmm12", "xmm13", "xmm14", "xmm15"
+#define STITCH_MASKS                                                  \
+    [rot16] "m"(*reinterpret_cast<const __m256i*>(kRot16)),           \
+        [rot8] "m"(*reinterpret_cast<const __m256i*>(kRot8))
+
+// The ten double rounds on frame.x, in place (no input added back).
+STITCH_INLINE_AVX2_BMI2 void batch_double_rounds(BatchFrame& frame) {
+    uint32_t rounds;
+    __asm__ volatile(STITCH_LOAD_WORDS
+                     "movl $10, %[rounds]\n"
+                     "1:\n\t"
+                     STITCH_DOUBLE_ROUND(STITCH_NO_SLOT)
+                     "decl %[rounds]\n\t"
+                     "jnz 1b\n\t"
+                     STITCH_STORE_WORDS
+                     : [rounds] "=&r"(rounds), "+m"(frame)
+                     : [f] "r"(&frame), STITCH_MASKS
+                     : "cc", STITCH_VECTOR_CLOBBERS);
+}
+
+// The same with frame.mac_blocks (at most 40) Poly1305 blocks from p
+// absorbed into acc in the slots (see batch_xor below).
+STITCH_INLINE_AVX2_BMI2 void batch_double_rounds(BatchFrame& frame, mulx::PolyAcc& acc, const uint8_t*& p) {
+    uint32_t rounds;
+    uint64_t credit = 0, g0, g1, e0, e1;
+    frame.r0 = acc.r0, frame.r1 = acc.r1, frame.s1 = acc.s1;
+    __asm__ volatile(STITCH_LOAD_WORDS
+                     "movl $10, %[rounds]\n"
+                     "1:\n\t"
+                     "addq 664(%[f]), %[credit]\n\t"
+                     STITCH_DOUBLE_ROUND(STITCH_MAC_SLOT)
+                     "decl %[rounds]\n\t"
+                     "jnz 1b\n\t"
+                     STITCH_STORE_WORDS
+                     : [rounds] "=&r"(rounds), [credit] "+&r"(credit), [h0] "+&r"(acc.h0), [h1] "+&r"(acc.h1),
+                       [h2] "+&r"(acc.h2), [p] "+&r"(p), [g0] "=&r"(g0), [g1] "=&r"(g1), [e0] "=&r"(e0),
+                       [e1] "=&r"(e1), "+m"(frame)
+                     : [f] "r"(&frame), STITCH_MASKS
+                     : "rdx", "cc", "memory", STITCH_VECTOR_CLOBBERS);
+}
+
+// A whole batch: frame.out[0..512) = frame.in ^ the keystream of the input
+// words frame.x (left as they are). The memory clobber: the asm reads and
+// writes through frame.in and frame.out.
+STITCH_INLINE_AVX2_BMI2 void batch_xor(BatchFrame& frame) {
+    uint32_t rounds;
+    uint64_t g0, g1;
+    __asm__ volatile(STITCH_LOAD_WORDS
+                     "movl $10, %[rounds]\n"
+                     "1:\n\t"
+                     STITCH_DOUBLE_ROUND(STITCH_NO_SLOT)
+                     "decl %[rounds]\n\t"
+                     "jnz 1b\n\t"
+                     STITCH_XOR_OUT
+                     : [rounds] "=&r"(rounds), [g0] "=&r"(g0), [g1] "=&r"(g1), "+m"(frame)
+                     : [f] "r"(&frame), STITCH_MASKS
+                     : "cc", "memory", STITCH_VECTOR_CLOBBERS);
+}
+
+// The same with frame.mac_blocks (at most 40) Poly1305 blocks from p
+// absorbed into acc in the slots, double round i ending with
+// floor((i + 1)·n / 10) of them done; p comes back past them. The blocks are
+// read before any output is written, so they may lie in frame.in's bytes
+// (an open in place).
+STITCH_INLINE_AVX2_BMI2 void batch_xor(BatchFrame& frame, mulx::PolyAcc& acc, const uint8_t*& p) {
+    uint32_t rounds;
+    uint64_t credit = 0, g0, g1, e0, e1;
+    frame.r0 = acc.r0, frame.r1 = acc.r1, frame.s1 = acc.s1;
+    __asm__ volatile(STITCH_LOAD_WORDS
+                     "movl $10, %[rounds]\n"
+                     "1:\n\t"
+                     "addq 664(%[f]), %[credit]\n\t"
+                     STITCH_DOUBLE_ROUND(STITCH_MAC_SLOT)
+                     "decl %[rounds]\n\t"
+                     "jnz 1b\n\t"
+                     STITCH_XOR_OUT
+                     : [rounds] "=&r"(rounds), [credit] "+&r"(credit), [h0] "+&r"(acc.h0), [h1] "+&r"(acc.h1),
+                       [h2] "+&r"(acc.h2), [p] "+&r"(p), [g0] "=&r"(g0), [g1] "=&r"(g1), [e0] "=&r"(e0),
+                       [e1] "=&r"(e1), "+m"(frame)
+                     : [f] "r"(&frame), STITCH_MASKS
+                     : "rdx", "cc", "memory", STITCH_VECTOR_CLOBBERS);
+}
+
+#undef STITCH_MASKS
+#undef STITCH_VECTOR_CLOBBERS
+#undef STITCH_NO_SLOT
+#undef STITCH_MAC_SLOT
+#undef STITCH_STORE_WORDS
+#undef STITCH_XOR_OUT
+#undef STITCH_HALF_OUT
+#undef STITCH_EMIT
+#undef STITCH_UNPACK
+#undef STITCH_ADD_INPUT
+#undef STITCH_LOAD_WORDS
+#undef STITCH_DOUBLE_ROUND
+#undef STITCH_SWAP_C
+#undef STITCH_QR_PAIR
+#undef STITCH_ROTL2
+#undef STITCH_SHUF
+#undef STITCH_XOR
+#undef STITCH_ADD
+#undef STITCH_T1
+#undef STITCH_T0
+#undef STITCH_CQ
+#undef STITCH_CP
+#undef STITCH_D3
+#undef STITCH_D2
+#undef STITCH_D1
+#undef STITCH_D0
+#undef STITCH_B3
+#undef STITCH_B2
+#undef STITCH_B1
+#undef STITCH_B0
+#undef STITCH_A3
+#undef STITCH_A2
+#undef STITCH_A1
+#undef STITCH_A0
+
+}  // namespace stitch::kern::avx2

@@ -1,0 +1,234 @@
+#!/usr/bin/python3
+"""The hot loops of the AVX2 kernels as built: size, instructions, stack
+traffic per double round and per eight-block batch, and llvm-mca's model of
+cycles per batch on several cores (docs/kernels.md, "Anatomy").
+
+    scripts/kernel-anatomy.py [--mca=znver2,znver3,...] [--loops] PATH_TO_stitch.so_OR_.o ...
+
+For each AVX2 entry point it finds the loops (backward branches) and picks:
+  rounds loop  the asm loop of avx2/batch_rounds.hpp (16 VPSHUFBs, the c
+               pair stored to its frame slot); its stack accesses are every
+               ymm load and store but the rip-relative masks
+  batch loop   the innermost loop around a rounds loop that also writes the
+               output (the code run once per eight-block batch)
+and prints, per loop, bytes, instructions, double rounds per iteration,
+ymm stack loads/stores per double round and per batch, MULX count (the
+stitched Poly1305 blocks: 4 per block), and for the rounds loop llvm-mca's
+cycles per iteration under each -mcpu, scaled to a batch. A model, not a
+measurement: llvm-mca knows nothing of the other loops, of memory, or of
+the out-of-order window across iterations of the batch loop.
+"""
+import argparse
+import re
+import shutil
+import subprocess
+import sys
+
+ENTRIES = [
+    "stitch::kern::chacha20_blocks_avx2",
+    "stitch::kern::aead_text_avx2",
+]
+DEFAULT_MCPUS = "znver2,znver3,znver4,skylake,alderlake,icelake-server"
+
+LINE = re.compile(r"^\s*([0-9a-f]+):\s+(.*)$")
+JUMP = re.compile(r"^(j[a-z]+)\s+([0-9a-f]+)\b")
+
+
+def objdump(path, symbol):
+    """(address, size in bytes, text) of every instruction of `symbol`."""
+    tool = shutil.which("objdump")  # GNU: "jne 1a2b <sym>"
+    out = subprocess.run([tool, "-d", "--no-show-raw-insn", "-C", path], capture_output=True, text=True,
+                         check=True).stdout
+    insns, inside = [], False
+    for line in out.splitlines():
+        if line.endswith(">:"):
+            name = line[line.index("<") + 1:-2]
+            inside = name.startswith(symbol + "(")
+            continue
+        if not inside:
+            continue
+        m = LINE.match(line)
+        if m:
+            text = m.group(2).split("#")[0].split("<")[0].strip()
+            insns.append([int(m.group(1), 16), 0, text])
+    for i in range(len(insns) - 1):
+        insns[i][1] = insns[i + 1][0] - insns[i][0]
+    if insns:
+        insns[-1][1] = 1  # unknown; a ret or a jump
+    return insns
+
+
+def objdump_all(path):
+    """Every instruction of a (stripped) binary's .text, for --openssl."""
+    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-j", ".text", path], capture_output=True,
+                         text=True, check=True).stdout
+    insns = []
+    for line in out.splitlines():
+        m = LINE.match(line)
+        if m:
+            text = m.group(2).split("#")[0].split("<")[0].strip()
+            insns.append([int(m.group(1), 16), 0, text])
+    for i in range(len(insns) - 1):
+        insns[i][1] = insns[i + 1][0] - insns[i][0]
+    return insns
+
+
+def openssl_8x(insns):
+    """OpenSSL's ChaCha20_8x in libcrypto: the loop with 8 VBROADCASTI128
+    mask loads and 16 VPSHUFBs (its double round), and the loop around it."""
+    found = []
+    for (s, e) in loops(insns):
+        if e - s > 400:
+            continue
+        texts = [t for _, _, t in insns[s:e + 1]]
+        if sum(t.startswith("vbroadcasti128") for t in texts) == 8 and sum(t.startswith("vpshufb") for t in texts) == 16:
+            found.append((s, e))
+    return found
+
+
+def loops(insns):
+    """(start index, end index) of each backward branch's range."""
+    index = {a: i for i, (a, _, _) in enumerate(insns)}
+    found = []
+    for i, (a, _, t) in enumerate(insns):
+        m = JUMP.match(t)
+        if m:
+            target = int(m.group(2), 16)
+            if target <= a and target in index:
+                found.append((index[target], i))
+    return found
+
+
+def is_stack_ymm(t):
+    """A ymm load or store of state or spills: any ymm memory operand but the
+    rip-relative masks, the input (VPXOR with memory) and the output and
+    unaligned buffers (VMOVDQU); the batch frame is addressed off whatever
+    register the compiler gave its base, so the base says nothing."""
+    if "%ymm" not in t or "(" not in t or "(%rip)" in t:
+        return False
+    return t.startswith("vmovdqa") or t.startswith("vpaddd")
+
+
+def is_batch_rounds(insns, s, e):
+    """The asm rounds loop of avx2/batch_rounds.hpp: 16 VPSHUFBs and the c
+    pair's store to its frame slot at offset 512 (0x200)."""
+    c = count(insns, s, e)
+    swap = any(t.startswith("vmovdqa %ymm12,0x200(") for _, _, t in insns[s:e + 1])
+    return c["shuf"] == 16 and swap
+
+
+def count(insns, lo, hi, inner=()):
+    """Counts over insns[lo..hi], skipping the ranges in inner."""
+    c = dict(bytes=0, insns=0, shuf=0, mulx=0, stack=0, stores=0)
+    i = lo
+    while i <= hi:
+        skip = next((e for (s, e) in inner if s == i), None)
+        if skip is not None:
+            i = skip + 1
+            continue
+        _, size, t = insns[i]
+        c["bytes"] += size
+        c["insns"] += 1
+        c["shuf"] += t.startswith("vpshufb")
+        c["mulx"] += t.startswith("mulx")
+        if is_stack_ymm(t):
+            c["stack"] += 1
+            c["stores"] += t.startswith("vmovdq") and t.rstrip().endswith(")")
+        i += 1
+    return c
+
+
+def mca(insns, lo, hi, mcpu):
+    tool = shutil.which("llvm-mca-16") or shutil.which("llvm-mca")
+    if not tool:
+        return None
+    # llvm-mca charges a folded load's latency to the chain through the
+    # instruction's register operand; the hardware does not (the mask's load
+    # does not wait for the data). So the model reads the rip-relative
+    # shuffle masks from registers no instruction here writes, ymm16 and up.
+    body, masks = [], {}
+    for _, _, t in insns[lo:hi]:  # the closing branch left out
+        m = re.match(r"vpshufb (\S+\(%rip\)),(.*)$", t)
+        if m:
+            reg = masks.setdefault(m.group(1), f"%ymm{16 + len(masks)}")
+            t = f"vpshufb {reg},{m.group(2)}"
+        body.append(t)
+    src = ".text\n" + "\n".join(body) + "\n"
+    r = subprocess.run([tool, f"-mcpu={mcpu}", "-iterations=200", "-mtriple=x86_64-unknown-linux-gnu"],
+                       input=src, capture_output=True, text=True)
+    m = re.search(r"Total Cycles:\s+(\d+)", r.stdout)
+    return int(m.group(1)) / 200 if m else None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("paths", nargs="+")
+    ap.add_argument("--mca", default=DEFAULT_MCPUS)
+    ap.add_argument("--loops", action="store_true", help="list every loop found, not only the hot ones")
+    ap.add_argument("--openssl", metavar="LIBCRYPTO", help="also OpenSSL's ChaCha20_8x in this libcrypto, for comparison")
+    a = ap.parse_args()
+    mcpus = [m for m in a.mca.split(",") if m]
+    ok = True
+    if a.openssl:
+        insns = objdump_all(a.openssl)
+        ls = loops(insns)
+        for (s, e) in openssl_8x(insns):
+            c = count(insns, s, e)
+            print(f"OpenSSL ChaCha20_8x ({a.openssl}): rounds loop {c['bytes']} B, {c['insns']} insns, "
+                  f"{c['stack']} ymm stack accesses per double round ({c['stores']} stores), "
+                  f"8 mask loads (VBROADCASTI128)")
+            outer = [(s2, e2) for (s2, e2) in ls if s2 <= s and e2 >= e and (s2, e2) != (s, e)]
+            if outer:
+                s2, e2 = min(outer, key=lambda r: r[1] - r[0])
+                oc = count(insns, s2, e2, inner=[(s, e)])
+                print(f"  batch loop: {oc['bytes'] + c['bytes']} B in all; outside the rounds {oc['insns']} insns, "
+                      f"{oc['stack']} ymm stack accesses a batch; in all {oc['stack'] + c['stack'] * 10} a batch")
+            est = [f"{m} {mca(insns, s, e, m):.1f}" for m in mcpus if mca(insns, s, e, m) is not None]
+            if est:
+                print("  llvm-mca cycles per double round: " + ", ".join(est))
+    for path in a.paths:
+        for sym in ENTRIES:
+            insns = objdump(path, sym)
+            if not insns:
+                continue
+            total = sum(s for _, s, _ in insns)
+            print(f"{sym} ({path}): {total} bytes of code")
+            ls = loops(insns)
+            matches = [(s, e) for (s, e) in ls if is_batch_rounds(insns, s, e)]
+            rounds = sorted({(s, e) for (s, e) in matches
+                             if not any(s <= s2 and e2 <= e and (s2, e2) != (s, e) for (s2, e2) in matches)})
+            if a.loops:
+                for (s, e) in ls:
+                    c = count(insns, s, e)
+                    print(f"  loop {insns[s][0]:#x}..{insns[e][0]:#x}: {c['bytes']} B, {c['insns']} insns, "
+                          f"{c['shuf']} vpshufb, {c['mulx']} mulx, {c['stack']} ymm stack accesses")
+            if not rounds:
+                print("  no rounds loop found")
+                ok = False
+                continue
+            for (s, e) in rounds:
+                c = count(insns, s, e)
+                drs = c["shuf"] / 16
+                print(f"  rounds loop {insns[s][0]:#x}..{insns[e][0]:#x}: {c['bytes']} B, {c['insns']} insns, "
+                      f"{drs:g} double round(s) an iteration, {c['mulx']} MULX ({c['mulx'] / 4:g} Poly1305 blocks)")
+                print(f"    ymm stack accesses: {c['stack'] / drs:g} per double round "
+                      f"({c['stores'] / drs:g} stores), {c['stack'] / drs * 10:g} per batch in the rounds")
+                outer = [(s2, e2) for (s2, e2) in ls if s2 <= s and e2 >= e and (s2, e2) != (s, e)]
+                if outer:
+                    s2, e2 = min(outer, key=lambda r: r[1] - r[0])
+                    oc = count(insns, s2, e2, inner=[(s, e)])
+                    print(f"    batch loop {insns[s2][0]:#x}..{insns[e2][0]:#x}: {oc['bytes'] + c['bytes']} B in all; "
+                          f"outside the rounds {oc['insns']} insns, {oc['stack']} ymm stack accesses a batch; "
+                          f"in all {oc['stack'] + c['stack'] / drs * 10:g} a batch")
+                est = []
+                for m in mcpus:
+                    cyc = mca(insns, s, e, m)
+                    if cyc is not None:
+                        est.append(f"{m} {cyc / drs:.1f} ({cyc / drs * 10 / 512:.2f} c/B)")
+                if est:
+                    print("    llvm-mca cycles per double round (rounds of a batch per byte): " + ", ".join(est))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+#!/usr/bin/python3
+"""Mutants of the AVX2 set's batch core (docs/kernels.md lists them): plants
+each in turn in the source, rebuilds the kernel suite in BUILD_DIR, runs it
+on the AVX2 set alone, and restores the file. Every mutant must be caught.
+Not part of CTest (each one is a rebuild, ~30 s).
+
+  tests/kernels/avx2_mutants.py [BUILD_DIR] [INDEX...]     (default: build; all)
+"""
+import pathlib
+import subprocess
+import sys
+
+root = pathlib.Path(__file__).resolve().parents[2]
+build = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].isdigit() else "build"
+ROUNDS = "kernels/avx2/batch_rounds.hpp"
+CHACHA = "kernels/avx2/chacha20.hpp"
+PASS = "kernels/avx2/aead_pass.hpp"
+mutants = [
+    # The memory swap points.
+    ("column swap brings c11 in where c10 belongs", ROUNDS,
+     "STITCH_SWAP_C(512, 544, 576, 608)", "STITCH_SWAP_C(512, 544, 608, 576)"),
+    ("diagonal swap sends c10 home to c8's slot", ROUNDS,
+     "STITCH_SWAP_C(576, 608, 512, 544)", "STITCH_SWAP_C(512, 608, 512, 544)"),
+    ("c10, c11 left out of their slots at the start", ROUNDS,
+     '"vmovdqa " STITCH_T0 ", 576(%[f])\\n\\t" "vmovdqa " STITCH_T1 ", 608(%[f])\\n\\t"',
+     '"vmovdqa " STITCH_T1 ", 576(%[f])\\n\\t" "vmovdqa " STITCH_T0 ", 608(%[f])\\n\\t"'),
+    # The round body.
+    ("first diagonal pair takes d14 for d15", ROUNDS,
+     "STITCH_QR_PAIR(STITCH_A0, STITCH_B1, STITCH_CP, STITCH_D3,",
+     "STITCH_QR_PAIR(STITCH_A0, STITCH_B1, STITCH_CP, STITCH_D2,"),
+    ("12-bit rotation shifts right by 19", ROUNDS, "STITCH_ROTL2(b0, b1, 12, 20)", "STITCH_ROTL2(b0, b1, 12, 19)"),
+    ("8-bit rotation by the 16-bit mask", ROUNDS, 'STITCH_SHUF(d0, "rot8")', 'STITCH_SHUF(d0, "rot16")'),
+    # The MAC slots.
+    ("slot schedule: a block costs 11 credits (blocks left out)", ROUNDS,
+     '"cmpq $10, %[credit]\\n\\t"', '"cmpq $11, %[credit]\\n\\t"'),
+    ("slot pointer skips a block", ROUNDS, '"addq $16, %[p]\\n"', '"addq $32, %[p]\\n"'),
+    ("slot block without its 2^128 bit", ROUNDS, '"adcq $1, %[h2]\\n\\t"', '"adcq $0, %[h2]\\n\\t"'),
+    ("slot multiplies h0 by r0 for r1", ROUNDS,
+     '"mulxq 648(%[f]), %[g0], %[g1]\\n\\t"', '"mulxq 640(%[f]), %[g0], %[g1]\\n\\t"'),
+    # The output: transpose, input added back, XOR.
+    ("block 5 takes the low halves", ROUNDS,
+     "STITCH_EMIT(R0, R4, 0x31, 5, half, Y)", "STITCH_EMIT(R0, R4, 0x20, 5, half, Y)"),
+    ("rows c and d add the input of rows b and c", ROUNDS,
+     "STITCH_D3, STITCH_T0, STITCH_T1, 256, 32)", "STITCH_D3, STITCH_T0, STITCH_T1, 224, 32)"),
+    ("second unpack level pairs t1 with t2", ROUNDS,
+     'STITCH_UNPACK("lqdq", R1, R3, X)', 'STITCH_UNPACK("lqdq", R1, R0, X)'),
+    # The counter between batches.
+    ("a lane's wrap of word 12 not carried into word 13", CHACHA,
+     "frame_.x[13] = U32x8::splat(st.ctr[1]) - U32x8::unsigned_lt(frame_.x[12], ctr0);",
+     "frame_.x[13] = U32x8::splat(st.ctr[1]);"),
+    # The MAC grid offsets and the tail.
+    ("open reads no further than its batch (OpenSSH's skewed block overwritten first)", PASS,
+     "const size_t limit = open_ ? std::min(len_, pos_ + kBatchBytes + kPolyBlock - 1) : pos_;",
+     "const size_t limit = open_ ? std::min(len_, pos_ + kBatchBytes) : pos_;"),
+    ("seal absorbs a block past what is written", PASS,
+     "const size_t limit = open_ ? std::min(len_, pos_ + kBatchBytes + kPolyBlock - 1) : pos_;",
+     "const size_t limit = open_ ? std::min(len_, pos_ + kBatchBytes + kPolyBlock - 1) : std::min(len_, pos_ + kPolyBlock);"),
+    ("open's last partial block not buffered before the last batch writes", PASS,
+     "if (open_ && limit == len_ && mac_ < len_) {", "if (false && open_ && limit == len_ && mac_ < len_) {"),
+    ("tail call's partial block not buffered before it is overwritten", PASS,
+     "        if (open_) buffer_last(limit);\n        emit(st_, ks, 0,", "        emit(st_, ks, 0,"),
+]
+sel = [a for a in sys.argv[1:] if a.isdigit()]
+target = "test_kernel_sets"
+results = []
+for idx, (name, path, old, new) in enumerate(mutants):
+    if sel and str(idx) not in sel:
+        continue
+    p = root / path
+    src = p.read_text()
+    assert src.count(old) >= 1, (name, old)
+    p.write_text(src.replace(old, new, 1))
+    try:
+        b = subprocess.run(f"cmake --build {build} --target {target} -j2", shell=True, cwd=root,
+                           capture_output=True, text=True)
+        if b.returncode:
+            results.append((name, "BUILD FAILED"))
+            print(b.stdout[-2000:])
+            continue
+        r = subprocess.run(f"{build}/tests/kernels/{target} --gtest_filter='*/avx2*:*Avx2*'", shell=True,
+                           cwd=root, capture_output=True, text=True)
+        failed = sorted({l.split()[3].split("/")[0] for l in r.stdout.splitlines()
+                         if l.startswith("[  FAILED  ]") and len(l.split()) > 3 and "." in l.split()[3]})
+        results.append((name, "caught by " + ", ".join(failed) if r.returncode else "SURVIVED"))
+    finally:
+        p.write_text(src)
+    print(results[-1], flush=True)
+subprocess.run(f"cmake --build {build} --target {target} -j2", shell=True, cwd=root, capture_output=True)
+print("\n".join(f"{n}: {r}" for n, r in results))
+sys.exit(1 if any(r in ("SURVIVED", "BUILD FAILED") for _, r in results) else 0)

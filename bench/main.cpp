@@ -41,7 +41,7 @@ namespace {
 // ChaCha20 and Poly1305 AVX-512 code on F and VL (and IFMA for Poly1305).
 constexpr const char* kNoAvx512Mask = ":~0x5842DC230000";
 
-const char* const kSections[] = {"tls13", "tls12", "ssh", "poly1305", "kdf", "kernel"};
+const char* const kSections[] = {"tls13", "floor", "tls12", "ssh", "poly1305", "kdf", "kernel"};
 
 struct Options {
     bool quick = false;
@@ -68,7 +68,7 @@ struct Options {
         "  --openssl-cpu  both (default): run as-is, then with AVX-512 hidden from libcrypto\n"
         "                 (OPENSSL_ia32cap=%s) and from stitch (STITCH_CLEAR_CPUID=avx512),\n"
         "                 as on a CPU with AVX2 only, and summarise both\n"
-        "  --only         comma list of tls13,tls12,ssh,poly1305,kdf,kernel\n"
+        "  --only         comma list of tls13,floor,tls12,ssh,poly1305,kdf,kernel\n"
         "  --reps         alternated repetitions per row (default 21, quick 15); medians are reported\n"
         "  --sample-ms    time one repetition of one implementation aims for (default 3, quick 2)\n"
         "  --cpu          pin to this CPU\n"
@@ -253,6 +253,7 @@ void print_kernel_set() {
     };
     auto sections = [&](bool record) {
         section("tls13", sb::tls13_table, record);
+        section("floor", sb::floor_table, record);
         section("tls12", sb::tls12_table, record);
         section("ssh", sb::ssh_table, record);
         section("poly1305", sb::poly1305_table, record);

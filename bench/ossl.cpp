@@ -1,5 +1,7 @@
 #include "bench/ossl.hpp"
 
+#include "bench/floor_provider.hpp"
+
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/err.h>
@@ -36,7 +38,9 @@ std::string utf8_param(OSSL_PROVIDER* prov, const char* key) {
 
 }  // namespace
 
-const char* prov_name(Prov p) { return p == Prov::stitch ? "stitch" : "default"; }
+const char* prov_name(Prov p) {
+    return p == Prov::stitch ? "stitch" : p == Prov::dflt ? "default" : "stitch-floor";
+}
 
 Providers::Providers() {
     // STITCH_MODULE_DIR from the environment wins, so an installed stitch.so
@@ -50,9 +54,12 @@ Providers::Providers() {
     if (!default_) throw std::runtime_error("cannot load the default provider: " + openssl_errors());
     stitch_ = OSSL_PROVIDER_load(libctx_, "stitch");
     if (!stitch_) stitch_error_ = openssl_errors();
+    floor_ = load_floor_provider(libctx_);
+    if (!floor_) ERR_clear_error();
 }
 
 Providers::~Providers() {
+    if (floor_) OSSL_PROVIDER_unload(floor_);
     if (stitch_) OSSL_PROVIDER_unload(stitch_);
     OSSL_PROVIDER_unload(default_);
     OSSL_LIB_CTX_free(libctx_);

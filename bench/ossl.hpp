@@ -37,9 +37,10 @@ struct KdfCtxFree {
 using KdfPtr = std::unique_ptr<EVP_KDF, KdfFree>;
 using KdfCtxPtr = std::unique_ptr<EVP_KDF_CTX, KdfCtxFree>;
 
-// The two providers measured against each other.
-enum class Prov { stitch, dflt };
-const char* prov_name(Prov p);  // "stitch" / "default"
+// The two providers measured against each other, and the no-op one that
+// gives the EVP floor (bench/floor_provider.hpp).
+enum class Prov { stitch, dflt, floor };
+const char* prov_name(Prov p);  // "stitch" / "default" / "stitch-floor"
 
 class Providers {
 public:
@@ -67,6 +68,7 @@ private:
     OSSL_LIB_CTX* libctx_ = nullptr;
     OSSL_PROVIDER* stitch_ = nullptr;
     OSSL_PROVIDER* default_ = nullptr;
+    OSSL_PROVIDER* floor_ = nullptr;
     std::string module_dir_;
     std::string stitch_error_;
 };

@@ -55,19 +55,4 @@ STITCH_INLINE_AVX2_BMI2 void emit(AeadState& st, const U32x8 (&ks)[B][16], size_
     }
 }
 
-// Wipes what keystream_upto(st, ks, n) filled, in constant-size pieces the
-// compiler writes as a few vector stores (a whole-array wipe of 512 bytes
-// cost a REP STOS start-up on the short records).
-STITCH_INLINE_AVX2_BMI2 void wipe_upto(U32x8 (&ks)[1][16], size_t n) {
-    if (n > 4) {
-        wipe(ks, sizeof(ks));
-    } else if (n > 2) {
-        wipe(&ks[0][0], 4 * sizeof(U32x8));
-        wipe(&ks[0][8], 4 * sizeof(U32x8));
-    } else if (n > 0) {
-        wipe(&ks[0][0], 2 * sizeof(U32x8));
-        wipe(&ks[0][8], 2 * sizeof(U32x8));
-    }
-}
-
 }  // namespace stitch::kern::avx2

@@ -114,7 +114,7 @@ private:
         if (open_) buffer_last(limit);
         emit(st_, ks, 0, in_ + pos_, out_ + pos_, bytes);
         if (whole > 0 || n > 4)
-            wipe(ks, sizeof(ks));  // lanes left hold keystream of blocks to come
+            U32x8::wipe<16>(ks[0]);  // lanes left hold keystream of blocks to come
         else
             wipe_upto(ks, n);
         chacha_advance(st_.chacha.ctr, n);

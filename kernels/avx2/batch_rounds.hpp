@@ -48,13 +48,18 @@ alignas(32) inline constexpr uint8_t kRot8[32] = {3, 0, 1, 2, 7, 4, 5, 6, 11, 8,
 // register. The input words stay as they are through batch_xor, so a run
 // of batches only changes the counter words between them.
 struct alignas(32) BatchFrame {
-    simd::U32x8 x[16];    // at 32·i: the batch's input words (batch_double_rounds: its output words too)
+    simd::U32x8 x[16];    // at 32·i: the batch's input words
     simd::U32x8 c[4];     // at 512: row c (words 8..11) during the rounds; two stale at any time
     uint64_t r0, r1, s1;  // at 640, 648, 656: mulx::PolyAcc's key, for the MAC slots
     uint64_t mac_blocks;  // at 664: Poly1305 blocks the rounds absorb
     const uint8_t* in;    // at 672: batch_xor's 512 bytes of input
-    uint8_t* out;         // at 680: and of output (in == out allowed)
+    uint8_t* out;         // at 680: and of output (in == out allowed), or batch_keystream's buffer
+
+    // The key's words (and the rounds' row c); all of it, the MAC's key too.
+    STITCH_INLINE_AVX2_BMI2 void wipe_words() { simd::U32x8::wipe<20>(reinterpret_cast<simd::U32x8*>(this)); }
+    STITCH_INLINE_AVX2_BMI2 void wipe() { simd::U32x8::wipe<22>(reinterpret_cast<simd::U32x8*>(this)); }
 };
+static_assert(sizeof(BatchFrame) == 22 * 32);
 static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 &&
               offsetof(BatchFrame, s1) == 656 && offsetof(BatchFrame, mac_blocks) == 664 &&
               offsetof(BatchFrame, in) == 672 && offsetof(BatchFrame, out) == 680);
@@ -137,32 +142,15 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
     "vmovdqa 384(%[f]), " STITCH_D0 "\n\t" "vmovdqa 416(%[f]), " STITCH_D1 "\n\t"                       \
     "vmovdqa 448(%[f]), " STITCH_D2 "\n\t" "vmovdqa 480(%[f]), " STITCH_D3 "\n\t"
 
-// The output words over the input words (batch_double_rounds).
-#define STITCH_STORE_WORDS                                                                              \
-    "vmovdqa " STITCH_A0 ", 0(%[f])\n\t" "vmovdqa " STITCH_A1 ", 32(%[f])\n\t"                          \
-    "vmovdqa " STITCH_A2 ", 64(%[f])\n\t" "vmovdqa " STITCH_A3 ", 96(%[f])\n\t"                         \
-    "vmovdqa " STITCH_B0 ", 128(%[f])\n\t" "vmovdqa " STITCH_B1 ", 160(%[f])\n\t"                       \
-    "vmovdqa " STITCH_B2 ", 192(%[f])\n\t" "vmovdqa " STITCH_B3 ", 224(%[f])\n\t"                       \
-    "vmovdqa " STITCH_CP ", 256(%[f])\n\t" "vmovdqa " STITCH_CQ ", 288(%[f])\n\t"                       \
-    "vmovdqa 576(%[f]), " STITCH_T0 "\n\t" "vmovdqa 608(%[f]), " STITCH_T1 "\n\t"                       \
-    "vmovdqa " STITCH_T0 ", 320(%[f])\n\t" "vmovdqa " STITCH_T1 ", 352(%[f])\n\t"                       \
-    "vmovdqa " STITCH_D0 ", 384(%[f])\n\t" "vmovdqa " STITCH_D1 ", 416(%[f])\n\t"                       \
-    "vmovdqa " STITCH_D2 ", 448(%[f])\n\t" "vmovdqa " STITCH_D3 ", 480(%[f])\n\t"
-
 // Eight words of the batch in registers R0..R7 (lane j = block j), with
 // their input words at frame offset `in` added, become 32 bytes of each
-// block at byte `half`, XORed with the input (pointer in g0) and stored
-// (pointer in g1). An 8x8 transpose in place: two unpack levels leave
-// block j's words in the low (j < 4) or high 128 bits of two registers,
-// and VPERM2I128 joins them into Y for the XOR and the store. X and Y are
-// the only other registers it needs.
+// block (`half` says which), and EMIT puts each block's 32 bytes where they
+// go. An 8x8 transpose in place: two unpack levels leave block j's words in
+// the low (j < 4) or high 128 bits of two registers, and VPERM2I128 joins
+// them into Y. X and Y are the only other registers it needs.
 #define STITCH_ADD_INPUT(r, off) "vpaddd " #off "(%[f]), " r ", " r "\n\t"
 #define STITCH_UNPACK(op, x, y, to) "vpunpck" op " " y ", " x ", " to "\n\t"  // to = unpack(x, y)
-#define STITCH_EMIT(u, v, sel, block, half, Y)                                   \
-    "vperm2i128 $" #sel ", " v ", " u ", " Y "\n\t"                            \
-    "vpxor " #block "*64+" #half "(%[g0]), " Y ", " Y "\n\t"                   \
-    "vmovdqu " Y ", " #block "*64+" #half "(%[g1])\n\t"
-#define STITCH_HALF_OUT(R0, R1, R2, R3, R4, R5, R6, R7, X, Y, in, half)                                   \
+#define STITCH_HALF_OUT(EMIT, R0, R1, R2, R3, R4, R5, R6, R7, X, Y, in, half)                             \
     STITCH_ADD_INPUT(R0, in) STITCH_ADD_INPUT(R1, in+32) STITCH_ADD_INPUT(R2, in+64)                      \
     STITCH_ADD_INPUT(R3, in+96) STITCH_ADD_INPUT(R4, in+128) STITCH_ADD_INPUT(R5, in+160)                 \
     STITCH_ADD_INPUT(R6, in+192) STITCH_ADD_INPUT(R7, in+224)                                             \
@@ -174,22 +162,36 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
     STITCH_UNPACK("lqdq", R1, R3, X) STITCH_UNPACK("hqdq", R1, R3, R3)   /* u2 X, u3 R3 */                \
     STITCH_UNPACK("lqdq", R2, R4, R1) STITCH_UNPACK("hqdq", R2, R4, R4)  /* u4 R1, u5 R4 */               \
     STITCH_UNPACK("lqdq", R5, R7, R2) STITCH_UNPACK("hqdq", R5, R7, R7)  /* u6 R2, u7 R7 */               \
-    STITCH_EMIT(R6, R1, 0x20, 0, half, Y) STITCH_EMIT(R0, R4, 0x20, 1, half, Y)                           \
-    STITCH_EMIT(X, R2, 0x20, 2, half, Y) STITCH_EMIT(R3, R7, 0x20, 3, half, Y)                            \
-    STITCH_EMIT(R6, R1, 0x31, 4, half, Y) STITCH_EMIT(R0, R4, 0x31, 5, half, Y)                           \
-    STITCH_EMIT(X, R2, 0x31, 6, half, Y) STITCH_EMIT(R3, R7, 0x31, 7, half, Y)
+    EMIT(R6, R1, 0x20, 0, half, Y) EMIT(R0, R4, 0x20, 1, half, Y)                                         \
+    EMIT(X, R2, 0x20, 2, half, Y) EMIT(R3, R7, 0x20, 3, half, Y)                                          \
+    EMIT(R6, R1, 0x31, 4, half, Y) EMIT(R0, R4, 0x31, 5, half, Y)                                         \
+    EMIT(X, R2, 0x31, 6, half, Y) EMIT(R3, R7, 0x31, 7, half, Y)
+
+// Block `block`'s 32 bytes at byte `half` of it: XORed with the input
+// (pointer in g0) into the output (g1), the two 64-byte-block streams.
+#define STITCH_EMIT_XOR(u, v, sel, block, half, Y)                               \
+    "vperm2i128 $" #sel ", " v ", " u ", " Y "\n\t"                            \
+    "vpxor " #block "*64+" #half "(%[g0]), " Y ", " Y "\n\t"                   \
+    "vmovdqu " Y ", " #block "*64+" #half "(%[g1])\n\t"
+// Or stored as they are into a keystream buffer in the layout the C++ side
+// uses (g1): bytes 0..31 of block j at 32·j, bytes 32..63 at 256 + 32·j.
+#define STITCH_EMIT_KEYSTREAM(u, v, sel, block, half, Y)                         \
+    "vperm2i128 $" #sel ", " v ", " u ", " Y "\n\t"                            \
+    "vmovdqa " Y ", " #block "*32+" #half "(%[g1])\n\t"
 
 // After the rounds: words 0..7 (rows a, b) make bytes 0..31 of every block
 // beside rows c and d, which stay in their registers; then c10 and c11
 // come in and rows c and d make bytes 32..63.
-#define STITCH_XOR_OUT                                                                                  \
+#define STITCH_OUT(EMIT, second_half)                                                                   \
     "movq 672(%[f]), %[g0]\n\t"                                                                        \
     "movq 680(%[f]), %[g1]\n\t"                                                                        \
-    STITCH_HALF_OUT(STITCH_A0, STITCH_A1, STITCH_A2, STITCH_A3, STITCH_B0, STITCH_B1, STITCH_B2,         \
+    STITCH_HALF_OUT(EMIT, STITCH_A0, STITCH_A1, STITCH_A2, STITCH_A3, STITCH_B0, STITCH_B1, STITCH_B2,   \
                     STITCH_B3, STITCH_T0, STITCH_T1, 0, 0)                                              \
     "vmovdqa 576(%[f]), " STITCH_A0 "\n\t" "vmovdqa 608(%[f]), " STITCH_A1 "\n\t"                       \
-    STITCH_HALF_OUT(STITCH_CP, STITCH_CQ, STITCH_A0, STITCH_A1, STITCH_D0, STITCH_D1, STITCH_D2,         \
-                    STITCH_D3, STITCH_T0, STITCH_T1, 256, 32)
+    STITCH_HALF_OUT(EMIT, STITCH_CP, STITCH_CQ, STITCH_A0, STITCH_A1, STITCH_D0, STITCH_D1, STITCH_D2,   \
+                    STITCH_D3, STITCH_T0, STITCH_T1, 256, second_half)
+#define STITCH_XOR_OUT STITCH_OUT(STITCH_EMIT_XOR, 32)
+#define STITCH_KEYSTREAM_OUT STITCH_OUT(STITCH_EMIT_KEYSTREAM, 256)
 
 // One Poly1305 block from p into h (mulx::block's arithmetic, the key read
 // off the frame), p moving on, when the double round's credit allows: the
@@ -240,24 +242,27 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
     [rot16] "m"(*reinterpret_cast<const __m256i*>(kRot16)),           \
         [rot8] "m"(*reinterpret_cast<const __m256i*>(kRot8))
 
-// The ten double rounds on frame.x, in place (no input added back).
-STITCH_INLINE_AVX2_BMI2 void batch_double_rounds(BatchFrame& frame) {
+// A whole batch's keystream into frame.out, a 512-byte buffer aligned to
+// 32 in the layout of avx2::keystream (U32x8 ks[16]: ks[j] bytes 0..31 of
+// block j, ks[8 + j] bytes 32..63); frame.x is left as it is.
+STITCH_INLINE_AVX2_BMI2 void batch_keystream(BatchFrame& frame) {
     uint32_t rounds;
+    uint64_t g0, g1;
     __asm__ volatile(STITCH_LOAD_WORDS
                      "movl $10, %[rounds]\n"
                      "1:\n\t"
                      STITCH_DOUBLE_ROUND(STITCH_NO_SLOT)
                      "decl %[rounds]\n\t"
                      "jnz 1b\n\t"
-                     STITCH_STORE_WORDS
-                     : [rounds] "=&r"(rounds), "+m"(frame)
+                     STITCH_KEYSTREAM_OUT
+                     : [rounds] "=&r"(rounds), [g0] "=&r"(g0), [g1] "=&r"(g1), "+m"(frame)
                      : [f] "r"(&frame), STITCH_MASKS
-                     : "cc", STITCH_VECTOR_CLOBBERS);
+                     : "cc", "memory", STITCH_VECTOR_CLOBBERS);
 }
 
 // The same with frame.mac_blocks (at most 40) Poly1305 blocks from p
 // absorbed into acc in the slots (see batch_xor below).
-STITCH_INLINE_AVX2_BMI2 void batch_double_rounds(BatchFrame& frame, mulx::PolyAcc& acc, const uint8_t*& p) {
+STITCH_INLINE_AVX2_BMI2 void batch_keystream(BatchFrame& frame, mulx::PolyAcc& acc, const uint8_t*& p) {
     uint32_t rounds;
     uint64_t credit = 0, g0, g1, e0, e1;
     frame.r0 = acc.r0, frame.r1 = acc.r1, frame.s1 = acc.s1;
@@ -268,7 +273,7 @@ STITCH_INLINE_AVX2_BMI2 void batch_double_rounds(BatchFrame& frame, mulx::PolyAc
                      STITCH_DOUBLE_ROUND(STITCH_MAC_SLOT)
                      "decl %[rounds]\n\t"
                      "jnz 1b\n\t"
-                     STITCH_STORE_WORDS
+                     STITCH_KEYSTREAM_OUT
                      : [rounds] "=&r"(rounds), [credit] "+&r"(credit), [h0] "+&r"(acc.h0), [h1] "+&r"(acc.h1),
                        [h2] "+&r"(acc.h2), [p] "+&r"(p), [g0] "=&r"(g0), [g1] "=&r"(g1), [e0] "=&r"(e0),
                        [e1] "=&r"(e1), "+m"(frame)
@@ -322,10 +327,12 @@ STITCH_INLINE_AVX2_BMI2 void batch_xor(BatchFrame& frame, mulx::PolyAcc& acc, co
 #undef STITCH_VECTOR_CLOBBERS
 #undef STITCH_NO_SLOT
 #undef STITCH_MAC_SLOT
-#undef STITCH_STORE_WORDS
 #undef STITCH_XOR_OUT
 #undef STITCH_HALF_OUT
-#undef STITCH_EMIT
+#undef STITCH_EMIT_XOR
+#undef STITCH_EMIT_KEYSTREAM
+#undef STITCH_OUT
+#undef STITCH_KEYSTREAM_OUT
 #undef STITCH_UNPACK
 #undef STITCH_ADD_INPUT
 #undef STITCH_LOAD_WORDS

@@ -34,7 +34,7 @@ STITCH_INLINE_AVX2_BMI2 void run(ChaChaState& st, const uint8_t*& in, uint8_t*& 
     U32x8 ks[1][16];
     avx2::keystream_upto(st, ks, n);
     emit_blocks(ks, n, in, out);
-    if (n != kBatchBlocks) wipe(ks, sizeof(ks));  // keystream of blocks still to come
+    if (n != kBatchBlocks) avx2::wipe_upto(ks, n);  // keystream of blocks still to come
     chacha_advance(st.ctr, n);
     if (in) in += n * kChaChaBlock;
     out += n * kChaChaBlock;

@@ -70,41 +70,27 @@ STITCH_INLINE_AVX2_BMI2 void load_state(const ChaChaState& st, uint32_t first, U
     x[15] = U32x8::splat(st.ctr[3]);
 }
 
-// Adds the input back (rebuilt from st: cheaper than holding sixteen more
-// registers through the rounds) and turns word rows into block rows: ks[b]
-// holds bytes 0..31 of block b, ks[8 + b] bytes 32..63.
-STITCH_INLINE_AVX2_BMI2 void finish_state(const ChaChaState& st, U32x8 x[16], U32x8 ks[16]) {
-    U32x8 in[16];
-    load_state(st, 0, in);
-#pragma GCC unroll 16
-    for (int i = 0; i < 16; ++i) x[i] += in[i];
-    U32x8::transpose8(x);
-    U32x8::transpose8(x + 8);
-#pragma GCC unroll 16
-    for (int i = 0; i < 16; ++i) ks[i] = x[i];
-}
-
 // The keystream of one batch (eight blocks from st.ctr), without advancing
-// st, in finish_state's layout; with a MAC, n (at most 40) Poly1305 blocks
+// st: ks[b] holds bytes 0..31 of block b, ks[8 + b] bytes 32..63; with a MAC, n (at most 40) Poly1305 blocks
 // from p absorbed into acc in the rounds' slots (avx2/batch_rounds.hpp).
 // One batch in flight, as OpenSSL's ChaCha20_8x: a second would need
 // sixteen more words than there are registers.
 STITCH_INLINE_AVX2_BMI2 void keystream(const ChaChaState& st, U32x8 (&ks)[1][16]) {
     BatchFrame frame;
     load_state(st, 0, frame.x);
-    batch_double_rounds(frame);
-    finish_state(st, frame.x, ks[0]);
-    wipe(&frame, sizeof(frame));  // the key words, and the rounds' output
+    frame.out = reinterpret_cast<uint8_t*>(ks[0]);
+    batch_keystream(frame);
+    frame.wipe_words();  // the key words, and the rounds' row c
 }
 
 STITCH_INLINE_AVX2_BMI2 void keystream(const ChaChaState& st, U32x8 (&ks)[1][16], mulx::PolyAcc& acc,
                                        const uint8_t* p, size_t n) {
     BatchFrame frame;
     load_state(st, 0, frame.x);
+    frame.out = reinterpret_cast<uint8_t*>(ks[0]);
     frame.mac_blocks = n;
-    batch_double_rounds(frame, acc, p);
-    finish_state(st, frame.x, ks[0]);
-    wipe(&frame, sizeof(frame));
+    batch_keystream(frame, acc, p);
+    frame.wipe_words();
 }
 
 // A run of whole batches, out = in ^ keystream 512 bytes at a time, each
@@ -131,7 +117,7 @@ public:
         batch_xor(frame_, acc, p);
     }
 
-    STITCH_INLINE_AVX2_BMI2 void wipe() { kern::wipe(&frame_, sizeof(frame_)); }
+    STITCH_INLINE_AVX2_BMI2 void wipe() { frame_.wipe(); }
 
 private:
     STITCH_INLINE_AVX2_BMI2 void set_counter(const ChaChaState& st) {
@@ -221,6 +207,21 @@ STITCH_INLINE_AVX2_BMI2 void keystream_upto(const ChaChaState& st, U32x8 (&ks)[1
         keystream_rows<2>(st, ks, [](int, int) {});
     else
         keystream_rows<1>(st, ks, [](int, int) {});
+}
+
+// Wipes what keystream_upto(st, ks, n) filled, in constant-size pieces the
+// compiler writes as a few vector stores (a whole-array wipe of 512 bytes
+// cost a REP STOS start-up on the short records).
+STITCH_INLINE_AVX2_BMI2 void wipe_upto(U32x8 (&ks)[1][16], size_t n) {
+    if (n > 4) {
+        U32x8::wipe<16>(ks[0]);
+    } else if (n > 2) {
+        U32x8::wipe<4>(&ks[0][0]);
+        U32x8::wipe<4>(&ks[0][8]);
+    } else if (n > 0) {
+        U32x8::wipe<2>(&ks[0][0]);
+        U32x8::wipe<2>(&ks[0][8]);
+    }
 }
 
 // out[0..64) = in ^ block b of ks (in == out allowed).

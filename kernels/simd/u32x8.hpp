@@ -7,6 +7,7 @@
 
 #include <immintrin.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "kernels/isa.hpp"
@@ -115,6 +116,18 @@ public:
             r[i] = U32x8(_mm256_permute2x128_si256(u[i], u[i + 4], 0x20));
             r[i + 4] = U32x8(_mm256_permute2x128_si256(u[i], u[i + 4], 0x31));
         }
+    }
+
+    // Zeroes N registers' worth of memory at p (32-byte aligned): N stores
+    // straight, where bytes.hpp's wipe takes 16 bytes a step (~500
+    // instructions a 512-byte seal on its frames, measured). The empty asm
+    // makes the stores observable, so none is dropped as dead.
+    template <size_t N>
+    STITCH_INLINE_AVX2_BMI2 static void wipe(U32x8* p) {
+        const __m256i zero = _mm256_setzero_si256();
+#pragma GCC unroll 32
+        for (size_t i = 0; i < N; ++i) _mm256_store_si256(&p[i].v_, zero);
+        __asm__ __volatile__("" : : "r"(p) : "memory");
     }
 
     // Clears every ymm register: no key or keystream stays behind when a

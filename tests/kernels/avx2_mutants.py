@@ -79,8 +79,9 @@ for idx, (name, path, old, new) in enumerate(mutants):
             continue
         r = subprocess.run(f"{build}/tests/kernels/{target} --gtest_filter='*/avx2*:*Avx2*'", shell=True,
                            cwd=root, capture_output=True, text=True)
-        failed = sorted({l.split()[3].split("/")[0] for l in r.stdout.splitlines()
-                         if l.startswith("[  FAILED  ]") and len(l.split()) > 3 and "." in l.split()[3]})
+        # "[  FAILED  ] EverySet/KernelSuite.Name/avx2, where ...": the Name.
+        failed = sorted({l.split()[3].split("/")[1].split(".")[-1] for l in r.stdout.splitlines()
+                         if l.startswith("[  FAILED  ]") and len(l.split()) > 3 and l.split()[3].count("/") >= 2})
         results.append((name, "caught by " + ", ".join(failed) if r.returncode else "SURVIVED"))
     finally:
         p.write_text(src)

@@ -14,7 +14,6 @@
 #include "kernels/avx2/chacha20.hpp"
 #include "kernels/x86/aead_mac.hpp"
 #include "kernels/x86/poly1305_mulx.hpp"
-#include "kernels/x86/scalar_block.hpp"
 
 namespace stitch::kern::avx2 {
 
@@ -24,7 +23,6 @@ using x86::blocks_for;
 using x86::buffer_last;
 using x86::key_mac;
 using x86::mac_update;
-using x86::ScalarBlock;
 using x86::whole_blocks;
 
 // key_mac with block 0 from lane `b` of a batch (bytes 0..31: r ‖ s).

@@ -32,17 +32,12 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/avx2/asm_text.hpp"
 #include "kernels/isa.hpp"
 #include "kernels/simd/u32x8.hpp"
 #include "kernels/x86/poly1305_mulx.hpp"
 
 namespace stitch::kern::avx2 {
-
-// The rotations by 16 and 8 bits of every 32-bit lane as byte shuffles.
-alignas(32) inline constexpr uint8_t kRot16[32] = {2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
-                                                   2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13};
-alignas(32) inline constexpr uint8_t kRot8[32] = {3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14,
-                                                  3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14};
 
 // What the rounds read and write in memory, addressed off one base
 // register. The input words stay as they are through batch_xor, so a run
@@ -79,32 +74,6 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
 #define STITCH_D3 "%%ymm11"
 #define STITCH_CP "%%ymm12"
 #define STITCH_CQ "%%ymm13"
-#define STITCH_T0 "%%ymm14"
-#define STITCH_T1 "%%ymm15"
-
-// AT&T order: source first, destination last.
-#define STITCH_ADD(x, y) "vpaddd " y ", " x ", " x "\n\t"  // x += y
-#define STITCH_XOR(x, y) "vpxor " y ", " x ", " x "\n\t"   // x ^= y
-#define STITCH_SHUF(x, mask) "vpshufb %[" mask "], " x ", " x "\n\t"
-#define STITCH_ROTL2(x0, x1, n, rn)                          \
-    "vpslld $" #n ", " x0 ", " STITCH_T0 "\n\t"              \
-    "vpslld $" #n ", " x1 ", " STITCH_T1 "\n\t"              \
-    "vpsrld $" #rn ", " x0 ", " x0 "\n\t"                    \
-    "vpsrld $" #rn ", " x1 ", " x1 "\n\t"                    \
-    "vpor " STITCH_T0 ", " x0 ", " x0 "\n\t"                 \
-    "vpor " STITCH_T1 ", " x1 ", " x1 "\n\t"
-
-// Two quarter rounds side by side (…0 and …1), one line per line of RFC
-// 8439 §2.1: a += b; d ^= a; d <<<= 16; c += d; b ^= c; b <<<= 12; …
-#define STITCH_QR_PAIR(a0, b0, c0, d0, a1, b1, c1, d1)                                                     \
-    STITCH_ADD(a0, b0) STITCH_ADD(a1, b1) STITCH_XOR(d0, a0) STITCH_XOR(d1, a1)                            \
-    STITCH_SHUF(d0, "rot16") STITCH_SHUF(d1, "rot16")                                                      \
-    STITCH_ADD(c0, d0) STITCH_ADD(c1, d1) STITCH_XOR(b0, c0) STITCH_XOR(b1, c1)                            \
-    STITCH_ROTL2(b0, b1, 12, 20)                                                                           \
-    STITCH_ADD(a0, b0) STITCH_ADD(a1, b1) STITCH_XOR(d0, a0) STITCH_XOR(d1, a1)                            \
-    STITCH_SHUF(d0, "rot8") STITCH_SHUF(d1, "rot8")                                                        \
-    STITCH_ADD(c0, d0) STITCH_ADD(c1, d1) STITCH_XOR(b0, c0) STITCH_XOR(b1, c1)                            \
-    STITCH_ROTL2(b0, b1, 7, 25)
 
 // The c pair goes home (words p, q at frame offsets) and two others come in.
 #define STITCH_SWAP_C(out_p, out_q, in_p, in_q)      \
@@ -235,13 +204,6 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
     "9" #j ":\n\t"
 #define STITCH_NO_SLOT(j)
 
-#define STITCH_VECTOR_CLOBBERS                                                                           \
-    "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11",    \
-        "xmm12", "xmm13", "xmm14", "xmm15"
-#define STITCH_MASKS                                                  \
-    [rot16] "m"(*reinterpret_cast<const __m256i*>(kRot16)),           \
-        [rot8] "m"(*reinterpret_cast<const __m256i*>(kRot8))
-
 // A whole batch's keystream into frame.out, a 512-byte buffer aligned to
 // 32 in the layout of avx2::keystream (U32x8 ks[16]: ks[j] bytes 0..31 of
 // block j, ks[8 + j] bytes 32..63); frame.x is left as it is.
@@ -323,8 +285,6 @@ STITCH_INLINE_AVX2_BMI2 void batch_xor(BatchFrame& frame, mulx::PolyAcc& acc, co
                      : "rdx", "cc", "memory", STITCH_VECTOR_CLOBBERS);
 }
 
-#undef STITCH_MASKS
-#undef STITCH_VECTOR_CLOBBERS
 #undef STITCH_NO_SLOT
 #undef STITCH_MAC_SLOT
 #undef STITCH_XOR_OUT
@@ -338,13 +298,6 @@ STITCH_INLINE_AVX2_BMI2 void batch_xor(BatchFrame& frame, mulx::PolyAcc& acc, co
 #undef STITCH_LOAD_WORDS
 #undef STITCH_DOUBLE_ROUND
 #undef STITCH_SWAP_C
-#undef STITCH_QR_PAIR
-#undef STITCH_ROTL2
-#undef STITCH_SHUF
-#undef STITCH_XOR
-#undef STITCH_ADD
-#undef STITCH_T1
-#undef STITCH_T0
 #undef STITCH_CQ
 #undef STITCH_CP
 #undef STITCH_D3

@@ -1,15 +1,16 @@
-// ChaCha20 (RFC 8439 §2.3) in batches of eight blocks for the AVX2 kernels,
-// in the word-per-register layout: ymm register i holds state word i of all
-// eight blocks, so a round is plain lane-wise arithmetic with no diagonal
-// shuffles. Shared by avx2/chacha20.cpp and the AEAD kernels, which run
-// Poly1305 "beside" the rounds through a callback.
+// ChaCha20 (RFC 8439 §2.3) keystream for the AVX2 kernels: the C++ side of
+// the two asm round loops, eight-block batches in the word-per-register
+// layout (avx2/batch_rounds.hpp) and one or two block pairs in the row
+// layout (avx2/row_rounds.hpp). It builds their input words and hands out
+// their keystream in one layout, U32x8 ks[16] (ks[b] bytes 0..31 of block b,
+// ks[8 + b] bytes 32..63). Shared by avx2/chacha20.cpp and the AEAD kernels.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 
 #include "kernels/avx2/batch_rounds.hpp"
+#include "kernels/avx2/row_rounds.hpp"
 #include "kernels/bytes.hpp"
 #include "kernels/chacha20.hpp"
 #include "kernels/isa.hpp"
@@ -20,40 +21,6 @@ namespace stitch::kern::avx2 {
 using simd::U32x8;
 
 inline constexpr size_t kBatchBlocks = 8;
-
-// Two ymm registers side by side: two block pairs of the row layout in one
-// instruction stream.
-struct U32x8x2 {
-    U32x8 v[2];
-
-    STITCH_INLINE_AVX2_BMI2 U32x8x2& operator+=(const U32x8x2& o) {
-        v[0] += o.v[0];
-        v[1] += o.v[1];
-        return *this;
-    }
-    STITCH_INLINE_AVX2_BMI2 U32x8x2& operator^=(const U32x8x2& o) {
-        v[0] ^= o.v[0];
-        v[1] ^= o.v[1];
-        return *this;
-    }
-};
-
-template <int N>
-STITCH_INLINE_AVX2_BMI2 U32x8x2 rotl(const U32x8x2& w) {
-    return U32x8x2{{simd::rotl<N>(w.v[0]), simd::rotl<N>(w.v[1])}};
-}
-using simd::rotl;
-
-// RFC 8439 §2.1, the same lines as quarter_round in chacha20.hpp, on one or
-// two registers of the row layout. (The batch's rounds are the same lines in
-// asm: avx2/batch_rounds.hpp.)
-template <class V>
-STITCH_INLINE_AVX2_BMI2 void quarter_round(V& a, V& b, V& c, V& d) {
-    a += b; d ^= a; d = rotl<16>(d);
-    c += d; b ^= c; b = rotl<12>(b);
-    a += b; d ^= a; d = rotl<8>(d);
-    c += d; b ^= c; b = rotl<7>(b);
-}
 
 // Input words of a batch whose first block has counter ctr + first (each
 // lane's 64-bit counter over words 12-13 carrying on its own).
@@ -71,7 +38,7 @@ STITCH_INLINE_AVX2_BMI2 void load_state(const ChaChaState& st, uint32_t first, U
 }
 
 // The keystream of one batch (eight blocks from st.ctr), without advancing
-// st: ks[b] holds bytes 0..31 of block b, ks[8 + b] bytes 32..63; with a MAC, n (at most 40) Poly1305 blocks
+// st, in the ks layout above; with a MAC, n (at most 40) Poly1305 blocks
 // from p absorbed into acc in the rounds' slots (avx2/batch_rounds.hpp).
 // One batch in flight, as OpenSSL's ChaCha20_8x: a second would need
 // sixteen more words than there are registers.
@@ -129,72 +96,35 @@ private:
     BatchFrame frame_;
 };
 
-// Up to four blocks in the row layout instead: each register holds one row
-// (four words) of two blocks, so a block pair is four registers and the
-// diagonal round is a rotation of three rows. No spills and no transpose,
-// and a shorter critical path than a batch: the short path's keystream.
-template <int N>
-STITCH_INLINE_AVX2_BMI2 U32x8 rotate_words(const U32x8& w) {
-    return w.template rotate_words<N>();
-}
-template <int N>
-STITCH_INLINE_AVX2_BMI2 U32x8x2 rotate_words(const U32x8x2& w) {
-    return U32x8x2{{w.v[0].template rotate_words<N>(), w.v[1].template rotate_words<N>()}};
-}
+// Up to four blocks in the row layout instead (avx2/row_rounds.hpp): each
+// register holds one row of two blocks, so nothing spills and nothing needs
+// a transpose, and the critical path is shorter than a batch's.
 
-// Row register of block pair p.
-STITCH_INLINE_AVX2_BMI2 U32x8& pair(U32x8& w, size_t) { return w; }
-STITCH_INLINE_AVX2_BMI2 U32x8& pair(U32x8x2& w, size_t p) { return w.v[p]; }
-
-// Rows of block pair p (blocks 2p, 2p + 1 from st.ctr).
-STITCH_INLINE_AVX2_BMI2 void load_rows(const ChaChaState& st, size_t p, U32x8& a, U32x8& b, U32x8& c, U32x8& d) {
-    a = U32x8::words(kSigma[0], kSigma[1], kSigma[2], kSigma[3], kSigma[0], kSigma[1], kSigma[2], kSigma[3]);
-    b = U32x8::words(st.key[0], st.key[1], st.key[2], st.key[3], st.key[0], st.key[1], st.key[2], st.key[3]);
-    c = U32x8::words(st.key[4], st.key[5], st.key[6], st.key[7], st.key[4], st.key[5], st.key[6], st.key[7]);
+// Rows of block pair p (blocks 2p, 2p + 1 from st.ctr) into r[0..4).
+STITCH_INLINE_AVX2_BMI2 void load_rows(const ChaChaState& st, size_t p, U32x8 r[4]) {
+    r[0] = U32x8::words(kSigma[0], kSigma[1], kSigma[2], kSigma[3], kSigma[0], kSigma[1], kSigma[2], kSigma[3]);
+    r[1] = U32x8::words(st.key[0], st.key[1], st.key[2], st.key[3], st.key[0], st.key[1], st.key[2], st.key[3]);
+    r[2] = U32x8::words(st.key[4], st.key[5], st.key[6], st.key[7], st.key[4], st.key[5], st.key[6], st.key[7]);
     uint32_t lo[4] = {st.ctr[0], st.ctr[1], st.ctr[2], st.ctr[3]};
     uint32_t hi[4] = {st.ctr[0], st.ctr[1], st.ctr[2], st.ctr[3]};
     chacha_advance(lo, 2 * p);
     chacha_advance(hi, 2 * p + 1);
-    d = U32x8::words(lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]);
-}
-
-// Rows of pair p, after the rounds, into the batch layout of ks.
-STITCH_INLINE_AVX2_BMI2 void store_rows(const ChaChaState& st, size_t p, U32x8 a, U32x8 b, U32x8 c, U32x8 d,
-                                        U32x8 ks[16]) {
-    U32x8 a0, b0, c0, d0;
-    load_rows(st, p, a0, b0, c0, d0);
-    a += a0, b += b0, c += c0, d += d0;
-    ks[2 * p] = U32x8::halves<false>(a, b);
-    ks[8 + 2 * p] = U32x8::halves<false>(c, d);
-    ks[2 * p + 1] = U32x8::halves<true>(a, b);
-    ks[8 + 2 * p + 1] = U32x8::halves<true>(c, d);
+    r[3] = U32x8::words(lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]);
 }
 
 // Pairs block pairs (two or four blocks from st.ctr) into ks[0..2·Pairs) and
-// ks[8..8 + 2·Pairs), without advancing st; beside(i, 20) runs after each
-// half round, i = 0..19: scalar work (Poly1305 blocks, the key block) for
-// the out-of-order core to overlap with these latency-bound rounds.
-template <size_t Pairs, class Beside>
-STITCH_INLINE_AVX2_BMI2 void keystream_rows(const ChaChaState& st, U32x8 (&ks)[1][16], Beside&& beside) {
+// ks[8..8 + 2·Pairs), without advancing st.
+template <size_t Pairs>
+STITCH_INLINE_AVX2_BMI2 void keystream_rows(const ChaChaState& st, U32x8 (&ks)[1][16]) {
     static_assert(Pairs == 1 || Pairs == 2);
-    using V = std::conditional_t<Pairs == 1, U32x8, U32x8x2>;
-    V a, b, c, d;
-    for (size_t p = 0; p < Pairs; ++p) load_rows(st, p, pair(a, p), pair(b, p), pair(c, p), pair(d, p));
-    for (int i = 0; i < 10; ++i) {
-        quarter_round(a, b, c, d);  // columns
-        beside(2 * i, 20);
-        // Diagonals: lane j takes (a[j-1], b[j], c[j+1], d[j+2]). b stays
-        // put because it is the last word a quarter round finishes and the
-        // first the next one reads (a += b); a, c and d are done earlier, so
-        // their rotations run off the serial chain (rotating b, c, d
-        // instead put one shuffle on it per half round: ~40 cycles a call
-        // on Zen 5, whose vector ops take two cycles).
-        a = rotate_words<3>(a), c = rotate_words<1>(c), d = rotate_words<2>(d);
-        quarter_round(a, b, c, d);
-        a = rotate_words<1>(a), c = rotate_words<3>(c), d = rotate_words<2>(d);
-        beside(2 * i + 1, 20);
-    }
-    for (size_t p = 0; p < Pairs; ++p) store_rows(st, p, pair(a, p), pair(b, p), pair(c, p), pair(d, p), ks[0]);
+    RowFrame frame;
+    for (size_t p = 0; p < Pairs; ++p) load_rows(st, p, frame.in + 4 * p);
+    frame.out = reinterpret_cast<uint8_t*>(ks[0]);
+    if constexpr (Pairs == 1)
+        rows_keystream_1(frame);
+    else
+        rows_keystream_2(frame);
+    U32x8::wipe<4 * Pairs>(frame.in);  // the key's words
 }
 
 // The first n (1..8) blocks of one batch in the quickest shape for n:
@@ -204,9 +134,9 @@ STITCH_INLINE_AVX2_BMI2 void keystream_upto(const ChaChaState& st, U32x8 (&ks)[1
     if (n > 4)
         keystream(st, ks);
     else if (n > 2)
-        keystream_rows<2>(st, ks, [](int, int) {});
+        keystream_rows<2>(st, ks);
     else
-        keystream_rows<1>(st, ks, [](int, int) {});
+        keystream_rows<1>(st, ks);
 }
 
 // Wipes what keystream_upto(st, ks, n) filled, in constant-size pieces the

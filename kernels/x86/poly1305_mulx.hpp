@@ -108,9 +108,10 @@ STITCH_INLINE_AVX2_BMI2 void reduce(PolyAcc& a, PolyProduct p) {
 // One whole 16-byte block (with its 2^128 bit): the three stages above in
 // one asm statement, the same arithmetic bit for bit, in eight registers
 // and rdx. The products land where the limbs they replace were (h1·r0 in
-// h1 once rdx holds h1, h0·r0 in h0 once rdx holds h0), and r0, r1 and s1
-// may be memory operands: this runs beside the AVX2 rounds, between their
-// asm statements, where the general-purpose registers are short.
+// h1 once rdx holds h1, h0·r0 in h0 once rdx holds h0). (The AVX2 batch
+// runs the same lines inside its round loop, avx2/batch_rounds.hpp.) The
+// key stays in registers: left the choice ("rm"), clang 14 stored r0, r1
+// and s1 to the stack at every block of a loop.
 STITCH_INLINE_AVX2_BMI2 void block(PolyAcc& a, const uint8_t* m) {
     uint64_t t0, t1, d0hi, d1hi;
     __asm__("addq 0(%[m]), %[h0]\n\t"           // h += m + 2^128
@@ -144,7 +145,7 @@ STITCH_INLINE_AVX2_BMI2 void block(PolyAcc& a, const uint8_t* m) {
             "adcq $0, %[h2]"
             : [h0] "+&r"(a.h0), [h1] "+&r"(a.h1), [h2] "+&r"(a.h2), [t0] "=&r"(t0), [t1] "=&r"(t1),
               [d0hi] "=&r"(d0hi), [d1hi] "=&r"(d1hi)
-            : [m] "r"(m), [r0] "rm"(a.r0), [r1] "rm"(a.r1), [s1] "rm"(a.s1),
+            : [m] "r"(m), [r0] "r"(a.r0), [r1] "r"(a.r1), [s1] "r"(a.s1),
               "m"(*reinterpret_cast<const uint8_t(*)[kPolyBlock]>(m))
             : "rdx", "cc");
 }

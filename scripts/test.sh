@@ -23,7 +23,10 @@ if [ -e "$build" ]; then
 fi
 
 start=$(date +%s)
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+# The code users build (-O2, NDEBUG) without debug information, which cost
+# about 40% more compile time a file here (gcc 12); -g changes no code.
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_CXX_FLAGS_RELEASE="-O2 -DNDEBUG"
 cmake --build "$build" -j"$(nproc)"
 (cd "$build" && ctest --output-on-failure -j2)
 # On an AVX-512 machine dispatch picks the AVX-512 set: run the suite once

@@ -6,7 +6,10 @@
 // the AVX-512 set go through here.
 #include "kernels/avx512/chacha20.hpp"
 
+#include <cstdlib>
+
 #include "kernels/avx512/kernels.hpp"
+#include "kernels/avx512/set.hpp"
 #include "kernels/bytes.hpp"
 
 namespace stitch::kern::STITCH_AVX512_NS {
@@ -38,6 +41,31 @@ STITCH_INLINE_AVX512 void batch(ChaChaState& st, const uint8_t*& in, uint8_t*& o
     out += n * kChaChaBlock;
 }
 
+// Two whole batches of 16 (keystream2): where the CPU table says so.
+template <class Out>
+STITCH_INLINE_AVX512 void batches2(ChaChaState& st, const uint8_t*& in, uint8_t*& out, const Out& to) {
+    U32x16 ks0[16], ks1[16];
+    keystream2<16>(st, 0, ks0, ks1);
+#pragma GCC unroll 16
+    for (size_t b = 0; b < 16; ++b) to.block(ks0, b, in ? in + b * kChaChaBlock : nullptr, out + b * kChaChaBlock);
+#pragma GCC unroll 16
+    for (size_t b = 0; b < 16; ++b)
+        to.block(ks1, b, in ? in + (16 + b) * kChaChaBlock : nullptr, out + (16 + b) * kChaChaBlock);
+    chacha_advance(st.ctr, 32);
+    if (in) in += 32 * kChaChaBlock;
+    out += 32 * kChaChaBlock;
+}
+
+// Whether this CPU runs two batches in flight: read once, at load, from the
+// CPU table (CPUID is an instruction; reading it here is safe wherever the
+// set is linked), or from STITCH_AVX512_BATCHES=1|2, which tests and
+// measurements use to run either on any CPU.
+const bool kTwoBatches = [] {
+    const char* env = std::getenv("STITCH_AVX512_BATCHES");
+    if (env && (env[0] == '1' || env[0] == '2') && env[1] == 0) return env[0] == '2';
+    return avx512::chacha_two_batches(cpu_features_raw());
+}();
+
 // n <= 2 blocks in the row layout on ymm: on Zen 4 a lone block in ~360
 // cycles, against ~440 on zmm (the zmm shuffles of the diagonal steps are
 // slower).
@@ -67,6 +95,8 @@ STITCH_INLINE_AVX512 void rows(ChaChaState& st, const uint8_t* in, uint8_t* out,
 void chacha20_blocks(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t nblocks) noexcept {
     clean_upper();
     const Plain to;
+    if (kTwoBatches)
+        for (; nblocks >= 32; nblocks -= 32) batches2(st, in, out, to);
     for (; nblocks >= 16; nblocks -= 16) batch<16>(st, in, out, 16, to);
     if (nblocks > 8)
         batch<16>(st, in, out, nblocks, to);
@@ -82,6 +112,8 @@ void chacha20_blocks(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t nb
 void chacha20_xor_kept(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t len, uint8_t keep) noexcept {
     clean_upper();
     const Kept to{U32x16::splat(0x01010101u * keep)};
+    if (kTwoBatches)
+        for (; len >= 32 * kChaChaBlock; len -= 32 * kChaChaBlock) batches2(st, in, out, to);
     for (; len >= 16 * kChaChaBlock; len -= 16 * kChaChaBlock) batch<16>(st, in, out, 16, to);
     // The rest in the quickest shape for it, as chacha20_blocks does.
     const size_t n = (len + kChaChaBlock - 1) / kChaChaBlock;

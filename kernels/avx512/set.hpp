@@ -34,6 +34,10 @@ bool allows(const CpuFeatures& masked, const Impl& impl) noexcept;
 // on this CPU: a measured row's value, else Zen 4's 192.
 size_t ifma_zmm_min_blocks(const CpuFeatures& f) noexcept;
 
+// Whether raw ChaCha20 runs two sixteen-block batches in flight on this CPU
+// (a measured row's choice; one elsewhere).
+bool chacha_two_batches(const CpuFeatures& f) noexcept;
+
 // Why: the table row that decided (with its measurement), or the default rule.
 const char* evidence(const CpuFeatures& f) noexcept;
 

@@ -53,7 +53,7 @@ constexpr Row kRows[] = {
     {"Zen 3 (Milan)", CpuVendor::amd, 0x19, 0x01, kAvx2, "avx2", false},
     {"Zen 4 (Genoa)", CpuVendor::amd, 0x19, 0x11, kAvx2 | kAvx512 | kIfma, "avx512-ifma", true},
     {"Zen 4 (Raphael)", CpuVendor::amd, 0x19, 0x61, kAvx2 | kAvx512 | kIfma, "avx512-ifma", false},
-    {"Zen 5 (Turin)", CpuVendor::amd, 0x1a, 0x02, kAvx2 | kAvx512 | kIfma, "avx512-ifma", false},
+    {"Zen 5 (Turin)", CpuVendor::amd, 0x1a, 0x02, kAvx2 | kAvx512 | kIfma, "avx512-ifma", true},
     // No AVX2: the reference.
     {"pre-AVX2 x86-64", CpuVendor::intel, 6, 0x2a, 0, "portable", false},
 };
@@ -85,7 +85,16 @@ TEST_P(DispatchTable, PicksTheDocumentedSet) {
 TEST(DispatchRule, IfmaZmmWidthPerCpu) {
     EXPECT_EQ(kern::avx512::ifma_zmm_min_blocks(features(kRows[12])), 48u);   // Emerald Rapids
     EXPECT_EQ(kern::avx512::ifma_zmm_min_blocks(features(kRows[17])), 192u);  // Zen 4
-    EXPECT_EQ(kern::avx512::ifma_zmm_min_blocks(features(kRows[19])), 192u);  // Zen 5, unmeasured
+    EXPECT_EQ(kern::avx512::ifma_zmm_min_blocks(features(kRows[19])), 192u);  // Zen 5: width not measured
+}
+
+// Raw ChaCha20's batches in flight: two where a measured row says so (Zen
+// 5), one everywhere else.
+TEST(DispatchRule, ChaChaBatchesPerCpu) {
+    EXPECT_TRUE(kern::avx512::chacha_two_batches(features(kRows[19])));    // Zen 5
+    EXPECT_FALSE(kern::avx512::chacha_two_batches(features(kRows[17])));   // Zen 4
+    EXPECT_FALSE(kern::avx512::chacha_two_batches(features(kRows[12])));   // Emerald Rapids
+    EXPECT_FALSE(kern::avx512::chacha_two_batches(features(kRows[7])));    // an unmeasured row
 }
 
 TEST_P(DispatchTable, RowNamesItsEvidence) {

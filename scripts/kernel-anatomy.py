@@ -34,21 +34,15 @@ LINE = re.compile(r"^\s*([0-9a-f]+):\s+(.*)$")
 JUMP = re.compile(r"^(j[a-z]+)\s+([0-9a-f]+)\b")
 
 
-def objdump(path, symbol):
-    """(address, size in bytes, text) of every instruction of `symbol`."""
-    tool = shutil.which("objdump")  # GNU: "jne 1a2b <sym>"
-    out = subprocess.run([tool, "-d", "--no-show-raw-insn", "-C", path], capture_output=True, text=True,
-                         check=True).stdout
-    insns, inside = [], False
-    for line in out.splitlines():
+def parse(lines, keep=lambda name: True):
+    """[address, size, text] of each instruction under a symbol `keep` accepts."""
+    insns, inside = [], True
+    for line in lines:
         if line.endswith(">:"):
-            name = line[line.index("<") + 1:-2]
-            inside = name.startswith(symbol + "(")
-            continue
-        if not inside:
+            inside = keep(line[line.index("<") + 1:-2])
             continue
         m = LINE.match(line)
-        if m:
+        if m and inside:
             text = m.group(2).split("#")[0].split("<")[0].strip()
             insns.append([int(m.group(1), 16), 0, text])
     for i in range(len(insns) - 1):
@@ -58,19 +52,20 @@ def objdump(path, symbol):
     return insns
 
 
+def disassemble(path, *args):
+    # GNU objdump: "jne 1a2b <sym>", which JUMP reads.
+    return subprocess.run(["objdump", "-d", "--no-show-raw-insn", *args, path], capture_output=True, text=True,
+                          check=True).stdout.splitlines()
+
+
+def objdump(path, symbol):
+    """Every instruction of `symbol` (demangled name up to its parameters)."""
+    return parse(disassemble(path, "-C"), lambda name: name.startswith(symbol + "("))
+
+
 def objdump_all(path):
     """Every instruction of a (stripped) binary's .text, for --openssl."""
-    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-j", ".text", path], capture_output=True,
-                         text=True, check=True).stdout
-    insns = []
-    for line in out.splitlines():
-        m = LINE.match(line)
-        if m:
-            text = m.group(2).split("#")[0].split("<")[0].strip()
-            insns.append([int(m.group(1), 16), 0, text])
-    for i in range(len(insns) - 1):
-        insns[i][1] = insns[i + 1][0] - insns[i][0]
-    return insns
+    return parse(disassemble(path, "-j", ".text"))
 
 
 def openssl_8x(insns):

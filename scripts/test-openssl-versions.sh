@@ -36,10 +36,10 @@ start=$(date +%s)
 
 # What CTest runs against each OpenSSL: everything that compares with the
 # default provider, without the .portable twins.
-tests='^(provider_params_test|aead_differential_test|aead_tls_test|aead_bitflip_test|aead_finalise_test|empty_calls_test|chacha20_test|chacha20_cut_test|openssh_cipher_test|conf_test|test_vectors_provider|bad_input_table_test|provider_corners_test|poly1305_mac_test|kdf_provider_test|fuzz\.[a-z0-9_.]+)$'
+tests='^(provider_params_test|aead_differential_test|aead_tls_test|aead_bitflip_test|aead_finalise_test|empty_calls_test|chacha20_test|chacha20_cut_test|openssh_cipher_test|conf_test|provider_vectors_test|bad_input_table_test|provider_corners_test|poly1305_mac_test|kdf_provider_test|fuzz\.[a-z0-9_.]+)$'
 exclude='\.portable$'
 targets=(stitch provider_params_test aead_differential_test aead_tls_test aead_bitflip_test aead_finalise_test
-         empty_calls_test chacha20_test chacha20_cut_test openssh_cipher_test conf_test test_vectors_provider
+         empty_calls_test chacha20_test chacha20_cut_test openssh_cipher_test conf_test provider_vectors_test
          bad_input_table_test provider_corners_test poly1305_mac_test kdf_provider_test evp_sequence_replay
          openssh_packet_replay kdf_params_replay evp_sequence_enumerate)
 cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"

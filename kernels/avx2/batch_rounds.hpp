@@ -40,15 +40,15 @@
 namespace stitch::kern::avx2 {
 
 // What the rounds read and write in memory, addressed off one base
-// register. The input words stay as they are through batch_xor, so a run
+// register. The input words stay as they are through a batch, so a run
 // of batches only changes the counter words between them.
 struct alignas(32) BatchFrame {
     simd::U32x8 x[16];    // at 32·i: the batch's input words
     simd::U32x8 c[4];     // at 512: row c (words 8..11) during the rounds; two stale at any time
     uint64_t r0, r1, s1;  // at 640, 648, 656: mulx::PolyAcc's key, for the MAC slots
     uint64_t mac_blocks;  // at 664: Poly1305 blocks the rounds absorb
-    const uint8_t* in;    // at 672: batch_xor's 512 bytes of input
-    uint8_t* out;         // at 680: and of output (in == out allowed), or batch_keystream's buffer
+    const uint8_t* in;    // at 672: the 512 bytes of input (Out::xor_input)
+    uint8_t* out;         // at 680: and of output (in == out allowed), or the keystream buffer
 
     // The key's words (and the rounds' row c); all of it, the MAC's key too.
     STITCH_INLINE_AVX2_BMI2 void wipe_words() { simd::U32x8::wipe<20>(reinterpret_cast<simd::U32x8*>(this)); }
@@ -204,61 +204,50 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
     "9" #j ":\n\t"
 #define STITCH_NO_SLOT(j)
 
-// A whole batch's keystream into frame.out, a 512-byte buffer aligned to
-// 32 in the layout of avx2::keystream (U32x8 ks[16]: ks[j] bytes 0..31 of
-// block j, ks[8 + j] bytes 32..63); frame.x is left as it is.
-STITCH_INLINE_AVX2_BMI2 void batch_keystream(BatchFrame& frame) {
+// The asm statement of a whole batch: the words in, the loop of ten double
+// rounds (with the MAC slots, or none), the words out through OUT. The
+// memory clobber: it reads the MAC's blocks and frame.in, and writes
+// frame.out, through pointers.
+#define STITCH_BATCH(OUT)                                                                           \
+    __asm__ volatile(STITCH_LOAD_WORDS                                                              \
+                     "movl $10, %[rounds]\n"                                                        \
+                     "1:\n\t"                                                                       \
+                     STITCH_DOUBLE_ROUND(STITCH_NO_SLOT)                                            \
+                     "decl %[rounds]\n\t"                                                          \
+                     "jnz 1b\n\t"                                                                  \
+                     OUT                                                                            \
+                     : [rounds] "=&r"(rounds), [g0] "=&r"(g0), [g1] "=&r"(g1), "+m"(frame)          \
+                     : [f] "r"(&frame), STITCH_MASKS                                                \
+                     : "cc", "memory", STITCH_VECTOR_CLOBBERS)
+#define STITCH_BATCH_MAC(OUT)                                                                       \
+    __asm__ volatile(STITCH_LOAD_WORDS                                                              \
+                     "movl $10, %[rounds]\n"                                                        \
+                     "1:\n\t"                                                                       \
+                     "addq 664(%[f]), %[credit]\n\t"                                               \
+                     STITCH_DOUBLE_ROUND(STITCH_MAC_SLOT)                                           \
+                     "decl %[rounds]\n\t"                                                          \
+                     "jnz 1b\n\t"                                                                  \
+                     OUT                                                                            \
+                     : [rounds] "=&r"(rounds), [credit] "+&r"(credit), [h0] "+&r"(acc.h0),           \
+                       [h1] "+&r"(acc.h1), [h2] "+&r"(acc.h2), [p] "+&r"(p), [g0] "=&r"(g0),        \
+                       [g1] "=&r"(g1), [e0] "=&r"(e0), [e1] "=&r"(e1), "+m"(frame)                 \
+                     : [f] "r"(&frame), STITCH_MASKS                                                \
+                     : "rdx", "cc", "memory", STITCH_VECTOR_CLOBBERS)
+
+// What a batch makes of its words: frame.out[0..512) = frame.in ^ the
+// keystream (in == out allowed), or the keystream alone into frame.out, a
+// buffer aligned to 32 in the layout of avx2::keystream (U32x8 ks[16]: ks[j]
+// bytes 0..31 of block j, ks[8 + j] bytes 32..63). frame.x is left as it is.
+enum class Out : uint8_t { xor_input, keystream };
+
+template <Out O>
+STITCH_INLINE_AVX2_BMI2 void batch(BatchFrame& frame) {
     uint32_t rounds;
     uint64_t g0, g1;
-    __asm__ volatile(STITCH_LOAD_WORDS
-                     "movl $10, %[rounds]\n"
-                     "1:\n\t"
-                     STITCH_DOUBLE_ROUND(STITCH_NO_SLOT)
-                     "decl %[rounds]\n\t"
-                     "jnz 1b\n\t"
-                     STITCH_KEYSTREAM_OUT
-                     : [rounds] "=&r"(rounds), [g0] "=&r"(g0), [g1] "=&r"(g1), "+m"(frame)
-                     : [f] "r"(&frame), STITCH_MASKS
-                     : "cc", "memory", STITCH_VECTOR_CLOBBERS);
-}
-
-// The same with frame.mac_blocks (at most 40) Poly1305 blocks from p
-// absorbed into acc in the slots (see batch_xor below).
-STITCH_INLINE_AVX2_BMI2 void batch_keystream(BatchFrame& frame, mulx::PolyAcc& acc, const uint8_t*& p) {
-    uint32_t rounds;
-    uint64_t credit = 0, g0, g1, e0, e1;
-    frame.r0 = acc.r0, frame.r1 = acc.r1, frame.s1 = acc.s1;
-    __asm__ volatile(STITCH_LOAD_WORDS
-                     "movl $10, %[rounds]\n"
-                     "1:\n\t"
-                     "addq 664(%[f]), %[credit]\n\t"
-                     STITCH_DOUBLE_ROUND(STITCH_MAC_SLOT)
-                     "decl %[rounds]\n\t"
-                     "jnz 1b\n\t"
-                     STITCH_KEYSTREAM_OUT
-                     : [rounds] "=&r"(rounds), [credit] "+&r"(credit), [h0] "+&r"(acc.h0), [h1] "+&r"(acc.h1),
-                       [h2] "+&r"(acc.h2), [p] "+&r"(p), [g0] "=&r"(g0), [g1] "=&r"(g1), [e0] "=&r"(e0),
-                       [e1] "=&r"(e1), "+m"(frame)
-                     : [f] "r"(&frame), STITCH_MASKS
-                     : "rdx", "cc", "memory", STITCH_VECTOR_CLOBBERS);
-}
-
-// A whole batch: frame.out[0..512) = frame.in ^ the keystream of the input
-// words frame.x (left as they are). The memory clobber: the asm reads and
-// writes through frame.in and frame.out.
-STITCH_INLINE_AVX2_BMI2 void batch_xor(BatchFrame& frame) {
-    uint32_t rounds;
-    uint64_t g0, g1;
-    __asm__ volatile(STITCH_LOAD_WORDS
-                     "movl $10, %[rounds]\n"
-                     "1:\n\t"
-                     STITCH_DOUBLE_ROUND(STITCH_NO_SLOT)
-                     "decl %[rounds]\n\t"
-                     "jnz 1b\n\t"
-                     STITCH_XOR_OUT
-                     : [rounds] "=&r"(rounds), [g0] "=&r"(g0), [g1] "=&r"(g1), "+m"(frame)
-                     : [f] "r"(&frame), STITCH_MASKS
-                     : "cc", "memory", STITCH_VECTOR_CLOBBERS);
+    if constexpr (O == Out::xor_input)
+        STITCH_BATCH(STITCH_XOR_OUT);
+    else
+        STITCH_BATCH(STITCH_KEYSTREAM_OUT);
 }
 
 // The same with frame.mac_blocks (at most 40) Poly1305 blocks from p
@@ -266,25 +255,19 @@ STITCH_INLINE_AVX2_BMI2 void batch_xor(BatchFrame& frame) {
 // floor((i + 1)·n / 10) of them done; p comes back past them. The blocks are
 // read before any output is written, so they may lie in frame.in's bytes
 // (an open in place).
-STITCH_INLINE_AVX2_BMI2 void batch_xor(BatchFrame& frame, mulx::PolyAcc& acc, const uint8_t*& p) {
+template <Out O>
+STITCH_INLINE_AVX2_BMI2 void batch(BatchFrame& frame, mulx::PolyAcc& acc, const uint8_t*& p) {
     uint32_t rounds;
     uint64_t credit = 0, g0, g1, e0, e1;
     frame.r0 = acc.r0, frame.r1 = acc.r1, frame.s1 = acc.s1;
-    __asm__ volatile(STITCH_LOAD_WORDS
-                     "movl $10, %[rounds]\n"
-                     "1:\n\t"
-                     "addq 664(%[f]), %[credit]\n\t"
-                     STITCH_DOUBLE_ROUND(STITCH_MAC_SLOT)
-                     "decl %[rounds]\n\t"
-                     "jnz 1b\n\t"
-                     STITCH_XOR_OUT
-                     : [rounds] "=&r"(rounds), [credit] "+&r"(credit), [h0] "+&r"(acc.h0), [h1] "+&r"(acc.h1),
-                       [h2] "+&r"(acc.h2), [p] "+&r"(p), [g0] "=&r"(g0), [g1] "=&r"(g1), [e0] "=&r"(e0),
-                       [e1] "=&r"(e1), "+m"(frame)
-                     : [f] "r"(&frame), STITCH_MASKS
-                     : "rdx", "cc", "memory", STITCH_VECTOR_CLOBBERS);
+    if constexpr (O == Out::xor_input)
+        STITCH_BATCH_MAC(STITCH_XOR_OUT);
+    else
+        STITCH_BATCH_MAC(STITCH_KEYSTREAM_OUT);
 }
 
+#undef STITCH_BATCH_MAC
+#undef STITCH_BATCH
 #undef STITCH_NO_SLOT
 #undef STITCH_MAC_SLOT
 #undef STITCH_XOR_OUT

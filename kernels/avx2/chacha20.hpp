@@ -46,7 +46,7 @@ STITCH_INLINE_AVX2_BMI2 void keystream(const ChaChaState& st, U32x8 (&ks)[1][16]
     BatchFrame frame;
     load_state(st, 0, frame.x);
     frame.out = reinterpret_cast<uint8_t*>(ks[0]);
-    batch_keystream(frame);
+    batch<Out::keystream>(frame);
     frame.wipe_words();  // the key words, and the rounds' row c
 }
 
@@ -56,7 +56,7 @@ STITCH_INLINE_AVX2_BMI2 void keystream(const ChaChaState& st, U32x8 (&ks)[1][16]
     load_state(st, 0, frame.x);
     frame.out = reinterpret_cast<uint8_t*>(ks[0]);
     frame.mac_blocks = n;
-    batch_keystream(frame, acc, p);
+    batch<Out::keystream>(frame, acc, p);
     frame.wipe_words();
 }
 
@@ -74,14 +74,14 @@ public:
     STITCH_INLINE_AVX2_BMI2 void xor_batch(const ChaChaState& st, const uint8_t* in, uint8_t* out) {
         set_counter(st);
         frame_.in = in, frame_.out = out;
-        batch_xor(frame_);
+        batch<Out::xor_input>(frame_);
     }
     STITCH_INLINE_AVX2_BMI2 void xor_batch(const ChaChaState& st, const uint8_t* in, uint8_t* out,
                                            mulx::PolyAcc& acc, const uint8_t* p, size_t n) {
         set_counter(st);
         frame_.in = in, frame_.out = out;
         frame_.mac_blocks = n;
-        batch_xor(frame_, acc, p);
+        batch<Out::xor_input>(frame_, acc, p);
     }
 
     STITCH_INLINE_AVX2_BMI2 void wipe() { frame_.wipe(); }

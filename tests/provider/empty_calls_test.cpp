@@ -308,6 +308,23 @@ std::vector<Row> rows() {
                      return s + "; " + tag_after(ctx.get(), m.aad, m.pt);
                  },
                  "0 0; final 1; tag rfc", kNone, "0 0; final 1; tag rfc", "0 0; final 1; tag other"});
+    // Found by the EVP sequence fuzzer in CI on 3.0.22 (corpus:
+    // empty_aad_cipher_after_odd_text): an empty AAD call after text that
+    // ended inside a 16-byte block makes 3.0.22 pad the text there.
+    t.push_back({"aead_cipher_empty_aad_between_text", Alg::aead,
+                 [](const EVP_CIPHER* c) {
+                     const Message& m = rfc();
+                     CipherCtxPtr ctx = keyed(c, Alg::aead, 1);
+                     int outl = 0;
+                     Bytes out(m.pt.size());
+                     EVP_CipherUpdate(ctx.get(), nullptr, &outl, m.aad.data(), int(m.aad.size()));
+                     EVP_CipherUpdate(ctx.get(), out.data(), &outl, m.pt.data(), 50);
+                     std::string s = cipher_empty_no_out(ctx.get());
+                     EVP_CipherUpdate(ctx.get(), out.data() + 50, &outl, m.pt.data() + 50, int(m.pt.size() - 50));
+                     s += "; final " + rc(EVP_CipherFinal_ex(ctx.get(), g_scratch, &outl));
+                     return s + "; " + tag_after(ctx.get(), m.aad, m.pt);
+                 },
+                 "0; final 1; tag rfc", kNone, "0; final 1; tag rfc", "0; final 1; tag other"});
     t.push_back({"aead_cipher_empty_between_text", Alg::aead,
                  [](const EVP_CIPHER* c) {
                      const Message& m = rfc();
@@ -562,6 +579,7 @@ std::vector<Row> rows() {
         {"aead_cipher_empty_between_aad_encrypt", "openssl#32752 (fix proposed: #32753)"},
         {"aead_cipher_empty_between_aad_decrypt", "openssl#32752 (fix proposed: #32753)"},
         {"aead_cipher_empty_then_empty_aad_after_aad", "openssl#32752 (fix proposed: #32753)"},
+        {"aead_cipher_empty_aad_between_text", "openssl#32752's early pad, on text (found by stitch's fuzzer)"},
         {"aead_cipher_final_wrong_tag", "openssl#32258 (CVE-2026-75803), #32173, 3.0 backport #32417"},
         {"aead_cipher_final_wrong_tag_no_aad", "openssl#32258 (CVE-2026-75803), #32173, 3.0 backport #32417"},
         {"aead_cipher_final_wrong_tag_after_text", "openssl#32258 (CVE-2026-75803), #32173, 3.0 backport #32417"},

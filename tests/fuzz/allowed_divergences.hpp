@@ -93,9 +93,9 @@ inline constexpr DivergenceRule kRules[] = {
     {"empty_cipher_splits_aad", RuleKind::wrong_in_3_0, false, k3_0_22, kNone, "openssl#32752 (fix proposed: #32753)",
      "AAD (or an empty AAD call through EVP_Cipher) after a zero-length EVP_Cipher(ctx, out, in, 0) that "
      "followed AAD ending inside a 16-byte block: 3.0.22 padded the AAD at the empty call, so its tag is not "
-     "RFC 8439's and distinct AADs can collide; and an empty AAD call through EVP_Cipher after text that "
-     "ended inside a block: 3.0.22 pads the text there before the next text. stitch's empty calls change "
-     "nothing"},
+     "RFC 8439's and distinct AADs can collide; and an empty AAD call through EVP_Cipher after text, with "
+     "AAD that ended inside a block: 3.0.22 pads by the AAD's length again at its next text or final. "
+     "stitch's empty calls change nothing"},
     {"evp_cipher_final_does_nothing", RuleKind::unsafe_in_3_0, true, kAll, k3_0_22,
      "openssl#32258 (CVE-2026-75803), #32173, 3.0 backport #32417",
      "EVP_Cipher(ctx, NULL, NULL, 0) on ChaCha20-Poly1305: 3.0.21 and before neither end the message nor check "

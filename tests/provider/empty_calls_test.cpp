@@ -309,8 +309,8 @@ std::vector<Row> rows() {
                  },
                  "0 0; final 1; tag rfc", kNone, "0 0; final 1; tag rfc", "0 0; final 1; tag other"});
     // Found by the EVP sequence fuzzer in CI on 3.0.22 (corpus:
-    // empty_aad_cipher_after_odd_text): an empty AAD call after text that
-    // ended inside a 16-byte block makes 3.0.22 pad the text there.
+    // empty_aad_cipher_after_text*): an empty AAD call after text reopens
+    // 3.0.22's AAD, and its next text pads by the AAD's length mod 16 again.
     t.push_back({"aead_cipher_empty_aad_between_text", Alg::aead,
                  [](const EVP_CIPHER* c) {
                      const Message& m = rfc();
@@ -579,7 +579,7 @@ std::vector<Row> rows() {
         {"aead_cipher_empty_between_aad_encrypt", "openssl#32752 (fix proposed: #32753)"},
         {"aead_cipher_empty_between_aad_decrypt", "openssl#32752 (fix proposed: #32753)"},
         {"aead_cipher_empty_then_empty_aad_after_aad", "openssl#32752 (fix proposed: #32753)"},
-        {"aead_cipher_empty_aad_between_text", "openssl#32752's early pad, on text (found by stitch's fuzzer)"},
+        {"aead_cipher_empty_aad_between_text", "openssl#32752's early pad, mid-text (found by stitch's fuzzer)"},
         {"aead_cipher_final_wrong_tag", "openssl#32258 (CVE-2026-75803), #32173, 3.0 backport #32417"},
         {"aead_cipher_final_wrong_tag_no_aad", "openssl#32258 (CVE-2026-75803), #32173, 3.0 backport #32417"},
         {"aead_cipher_final_wrong_tag_after_text", "openssl#32258 (CVE-2026-75803), #32173, 3.0 backport #32417"},

@@ -13,6 +13,8 @@ import sys
 root = pathlib.Path(__file__).resolve().parents[2]
 build = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].isdigit() else "build"
 ROUNDS = "kernels/avx2/batch_rounds.hpp"
+TEXT = "kernels/avx2/asm_text.hpp"
+ROWS = "kernels/avx2/row_rounds.hpp"
 CHACHA = "kernels/avx2/chacha20.hpp"
 PASS = "kernels/avx2/aead_pass.hpp"
 mutants = [
@@ -28,8 +30,15 @@ mutants = [
     ("first diagonal pair takes d14 for d15", ROUNDS,
      "STITCH_QR_PAIR(STITCH_A0, STITCH_B1, STITCH_CP, STITCH_D3,",
      "STITCH_QR_PAIR(STITCH_A0, STITCH_B1, STITCH_CP, STITCH_D2,"),
-    ("12-bit rotation shifts right by 19", ROUNDS, "STITCH_ROTL2(b0, b1, 12, 20)", "STITCH_ROTL2(b0, b1, 12, 19)"),
-    ("8-bit rotation by the 16-bit mask", ROUNDS, 'STITCH_SHUF(d0, "rot8")', 'STITCH_SHUF(d0, "rot16")'),
+    ("12-bit rotation shifts right by 19 (both quarter rounds of a pair)", TEXT,
+     "STITCH_ROTL2(b0, b1, 12, 20)", "STITCH_ROTL2(b0, b1, 12, 19)"),
+    ("8-bit rotation by the 16-bit mask (the first of a pair)", TEXT,
+     'STITCH_SHUF(d0, "rot8") STITCH_SHUF(d1, "rot8")', 'STITCH_SHUF(d0, "rot16") STITCH_SHUF(d1, "rot8")'),
+    # The row pairs (one to four blocks).
+    ("row pairs: the diagonal step turns row d one word too far", ROWS,
+     '"vpshufd $0x4e, " d ", " d "\\n\\t"', '"vpshufd $0x39, " d ", " d "\\n\\t"'),
+    ("row pairs: bytes 32..63 of the odd block from the low halves", ROWS,
+     '"vperm2i128 $0x31, " d ", " c ", "', '"vperm2i128 $0x20, " d ", " c ", "'),
     # The MAC slots.
     ("slot schedule: a block costs 11 credits (blocks left out)", ROUNDS,
      '"cmpq $10, %[credit]\\n\\t"', '"cmpq $11, %[credit]\\n\\t"'),
@@ -39,9 +48,9 @@ mutants = [
      '"mulxq 648(%[f]), %[g0], %[g1]\\n\\t"', '"mulxq 640(%[f]), %[g0], %[g1]\\n\\t"'),
     # The output: transpose, input added back, XOR.
     ("block 5 takes the low halves", ROUNDS,
-     "STITCH_EMIT(R0, R4, 0x31, 5, half, Y)", "STITCH_EMIT(R0, R4, 0x20, 5, half, Y)"),
+     "EMIT(R0, R4, 0x31, 5, half, Y)", "EMIT(R0, R4, 0x20, 5, half, Y)"),
     ("rows c and d add the input of rows b and c", ROUNDS,
-     "STITCH_D3, STITCH_T0, STITCH_T1, 256, 32)", "STITCH_D3, STITCH_T0, STITCH_T1, 224, 32)"),
+     "STITCH_D3, STITCH_T0, STITCH_T1, 256, second_half)", "STITCH_D3, STITCH_T0, STITCH_T1, 224, second_half)"),
     ("second unpack level pairs t1 with t2", ROUNDS,
      'STITCH_UNPACK("lqdq", R1, R3, X)', 'STITCH_UNPACK("lqdq", R1, R0, X)'),
     # The counter between batches.

@@ -13,6 +13,7 @@
 #include "kernels/aead.hpp"
 #include "kernels/avx2/chacha20.hpp"
 #include "kernels/x86/aead_mac.hpp"
+#include "kernels/x86/scalar_block.hpp"
 #include "kernels/x86/poly1305_mulx.hpp"
 
 namespace stitch::kern::avx2 {
@@ -32,6 +33,17 @@ STITCH_INLINE_AVX2_BMI2 void key_mac(AeadState& st, mulx::PolyAcc& acc, const U3
     const uint64_t k[4] = {load_le64(key), load_le64(key + 8), load_le64(key + 16), load_le64(key + 24)};
     wipe(key, sizeof(key));
     key_mac(st, acc, k);
+}
+
+// key_mac with block 0 computed alone in general-purpose registers (no text
+// block beside it: a lone block runs faster there than in the row layout,
+// x86/scalar_block.hpp); the counter advanced past it.
+STITCH_INLINE_AVX2_BMI2 void key_mac_alone(AeadState& st, mulx::PolyAcc& acc) {
+    x86::ScalarBlock block0(st.chacha);
+    block0.rounds();
+    key_mac(st, acc, block0);
+    wipe_object(block0);
+    chacha_advance(st.chacha.ctr, 1);
 }
 
 // out = in ^ keystream for `bytes` bytes (0 < bytes <= 64·(8B - first)),

@@ -60,6 +60,10 @@ private:
     // after the rounds, and an open's ciphertext of the call absorbed
     // before it is overwritten.
     STITCH_INLINE_AVX2_BMI2 void keying_call(size_t n) {
+        if (n == 0) {
+            key_mac_alone(st_, acc_);
+            return;
+        }
         const size_t bytes = std::min(len_, n * kChaChaBlock);
         U32x8 ks[1][16];
         keystream_upto(st_.chacha, ks, 1 + n);

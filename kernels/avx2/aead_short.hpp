@@ -29,10 +29,14 @@ STITCH_INLINE_AVX2_BMI2 void keyed_keystream(AeadState& st, U32x8 (&ks)[1][16], 
 // 1.. of ks, the counter advanced past them, and the MAC keyed from lane 0;
 // returns its accumulator. Requires !st.mac_keyed.
 STITCH_INLINE_AVX2_BMI2 mulx::PolyAcc keying_keystream(AeadState& st, U32x8 (&ks)[1][16], size_t len) {
+    mulx::PolyAcc acc;
+    if (len == 0) {
+        key_mac_alone(st, acc);
+        return acc;
+    }
     const size_t lanes = 1 + blocks_for(len);
     keystream_upto(st.chacha, ks, lanes);
     chacha_advance(st.chacha.ctr, lanes);
-    mulx::PolyAcc acc;
     key_mac(st, acc, ks[0], 0);
     return acc;
 }

@@ -7,6 +7,7 @@
 
 #include "kernels/avx2/kernels.hpp"
 #include "kernels/bytes.hpp"
+#include "kernels/x86/scalar_block.hpp"
 
 namespace stitch::kern {
 
@@ -29,8 +30,15 @@ STITCH_INLINE_AVX2_BMI2 void emit_blocks(const U32x8 (&ks)[1][16], size_t n, con
     }
 }
 
-// n (1..8) blocks from one keystream call.
+// n (1..8) blocks from one keystream call; a lone block in general-purpose
+// registers (x86/scalar_block.hpp).
 STITCH_INLINE_AVX2_BMI2 void run(ChaChaState& st, const uint8_t*& in, uint8_t*& out, size_t n) {
+    if (n == 1) {
+        x86::lone_block(st, in, out);
+        if (in) in += kChaChaBlock;
+        out += kChaChaBlock;
+        return;
+    }
     U32x8 ks[1][16];
     avx2::keystream_upto(st, ks, n);
     emit_blocks(ks, n, in, out);

@@ -11,6 +11,7 @@
 #include "kernels/avx512/kernels.hpp"
 #include "kernels/avx512/set.hpp"
 #include "kernels/bytes.hpp"
+#include "kernels/x86/scalar_block.hpp"
 
 namespace stitch::kern::STITCH_AVX512_NS {
 
@@ -104,8 +105,10 @@ void chacha20_blocks(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t nb
         batch<8>(st, in, out, nblocks, to);
     else if (nblocks > 2)
         rows(st, in, out, nblocks, to);
-    else if (nblocks > 0)
+    else if (nblocks == 2)
         rows2(st, in, out, nblocks, to);
+    else if (nblocks == 1)
+        x86::lone_block(st, in, out);  // general-purpose registers: x86/scalar_block.hpp
     zero_registers();
 }
 

@@ -1,27 +1,25 @@
-// Block 0 of a message (the Poly1305 key) in general-purpose registers, for
-// the x86 sets to compute beside their vector rounds: the AVX2 set's first
-// keystream call and short open, the AVX-512 set's first batch.
+// One ChaCha20 block in general-purpose registers: block 0 of a message (the
+// Poly1305 key) beside the AVX-512 set's first batch, and in the AVX2 set a
+// block that runs alone (block 0 with no text beside it, a one-block
+// keystream call).
 #pragma once
 
 #include <cstdint>
 
+#include "kernels/bytes.hpp"
 #include "kernels/chacha20.hpp"
 #include "kernels/isa.hpp"
 
 namespace stitch::kern::x86 {
 
-// One block in general-purpose registers, a double round per call, to run
-// beside the vector rounds (their `beside` steps) on the integer ports they
-// leave idle. The first keystream call of a message (avx2/aead_pass.hpp)
-// and the short open (avx2/aead_short.hpp) compute the Poly1305 key block
-// this way, so the MAC is keyed halfway through the text's rounds and no
-// vector lane goes to block 0; the AVX-512 set runs it beside a zmm batch
-// (ScalarKey). On Zen 5 a vector op takes two cycles and a scalar one one:
-// the ten double rounds took ~300 cycles there against ~490 for a row pair.
-// On Zen 2/3/4 (one-cycle vector ops, separate integer and vector pipes)
-// the two should finish about together; on Intel cores, where scalar and
-// vector ops share ports, the block's ~1000 scalar ops will slow the rounds
-// beside it somewhat (not measured).
+// One block in general-purpose registers, a double round per call. The
+// AVX-512 set runs it beside a zmm batch (ScalarKey) on the integer ports the
+// vector rounds leave idle. A lone block is a chain of dependent operations
+// whichever registers hold it: four quarter rounds side by side in
+// general-purpose registers take one-cycle adds, XORs and rotates, where the
+// row layout (avx2/row_rounds.hpp) adds three shuffles a half round and, on
+// Zen 5, two-cycle vector operations: there the ten double rounds took ~300
+// cycles against ~490 for a row pair (measured, December 2026).
 struct ScalarBlock {
     uint32_t x[16];
 
@@ -33,14 +31,42 @@ struct ScalarBlock {
 
     // RFC 8439 §2.3's inner_block: chacha20.hpp's scalar quarter round.
     STITCH_INLINE_AVX2_BMI2 void double_round() {
-        kern::quarter_round(x[0], x[4], x[8], x[12]);
-        kern::quarter_round(x[1], x[5], x[9], x[13]);
-        kern::quarter_round(x[2], x[6], x[10], x[14]);
-        kern::quarter_round(x[3], x[7], x[11], x[15]);
-        kern::quarter_round(x[0], x[5], x[10], x[15]);
-        kern::quarter_round(x[1], x[6], x[11], x[12]);
-        kern::quarter_round(x[2], x[7], x[8], x[13]);
-        kern::quarter_round(x[3], x[4], x[9], x[14]);
+        quarter_round(0, 4, 8, 12);
+        quarter_round(1, 5, 9, 13);
+        quarter_round(2, 6, 10, 14);
+        quarter_round(3, 7, 11, 15);
+        quarter_round(0, 5, 10, 15);
+        quarter_round(1, 6, 11, 12);
+        quarter_round(2, 7, 8, 13);
+        quarter_round(3, 4, 9, 14);
+    }
+
+    // For clang, an empty asm keeps each quarter round's words in
+    // general-purpose registers: without it clang 14 packs the four quarter
+    // rounds of a half round into the lanes of an xmm register, a row layout
+    // with more shuffles than avx2/row_rounds.hpp, on the vector pipes a
+    // batch beside it needs (a lone block 212 ns against g++ 12's 92 on Zen
+    // 5, December 2026; with the asm 88). g++ 12 keeps the words in general
+    // registers by itself and schedules them 7% slower with the asm.
+    STITCH_INLINE_AVX2_BMI2 void quarter_round(int a, int b, int c, int d) {
+        kern::quarter_round(x[a], x[b], x[c], x[d]);
+#if defined(__clang__)
+        __asm__("" : "+r"(x[a]), "+r"(x[b]), "+r"(x[c]), "+r"(x[d]));
+#endif
+    }
+
+    STITCH_INLINE_AVX2_BMI2 void rounds() {
+        for (int i = 0; i < 10; ++i) double_round();
+    }
+
+    // After the rounds: out[0..64) = in ^ the block (in == nullptr: the block
+    // itself; in == out allowed).
+    STITCH_INLINE_AVX2_BMI2 void emit(const ChaChaState& st, const uint8_t* in, uint8_t* out) const {
+        for (int i = 0; i < 16; ++i) {
+            const uint32_t word = i < 4 ? kSigma[i] : i < 12 ? st.key[i - 4] : st.ctr[i - 12];
+            const uint32_t v = x[i] + word;
+            store_le32(out + 4 * i, in ? v ^ load_le32(in + 4 * i) : v);
+        }
     }
 
     // After ten double rounds: bytes 0..31 of the block (st's counter) as
@@ -52,6 +78,16 @@ struct ScalarBlock {
         }
     }
 };
+
+// A block that runs alone: out[0..64) = in ^ the block at st's counter (in ==
+// nullptr: the block itself), and the counter advanced.
+STITCH_INLINE_AVX2_BMI2 void lone_block(ChaChaState& st, const uint8_t* in, uint8_t* out) {
+    ScalarBlock block(st);
+    block.rounds();
+    block.emit(st, in, out);
+    wipe_object(block);
+    chacha_advance(st.ctr, 1);
+}
 
 // Block 0 (the Poly1305 key) in general-purpose registers beside an
 // AVX-512 zmm batch that has no lane free for it (80 steps), a double round

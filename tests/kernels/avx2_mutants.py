@@ -17,6 +17,8 @@ TEXT = "kernels/avx2/asm_text.hpp"
 ROWS = "kernels/avx2/row_rounds.hpp"
 CHACHA = "kernels/avx2/chacha20.hpp"
 PASS = "kernels/avx2/aead_pass.hpp"
+SCALAR = "kernels/x86/scalar_block.hpp"
+AEAD = "kernels/avx2/aead.hpp"
 mutants = [
     # The memory swap points.
     ("column swap brings c11 in where c10 belongs", ROUNDS,
@@ -68,6 +70,15 @@ mutants = [
      "if (open_ && limit == len_ && mac_ < len_) {", "if (false && open_ && limit == len_ && mac_ < len_) {"),
     ("tail call's partial block not buffered before it is overwritten", PASS,
      "        if (open_) buffer_last(limit);\n        emit(st_, ks, 0,", "        emit(st_, ks, 0,"),
+    # A lone block in general-purpose registers (x86/scalar_block.hpp).
+    ("lone block: nine double rounds", SCALAR,
+     "for (int i = 0; i < 10; ++i) double_round();", "for (int i = 0; i < 9; ++i) double_round();"),
+    ("lone block: the counter word not added back", SCALAR,
+     "i < 12 ? st.key[i - 4] : st.ctr[i - 12];", "i < 12 ? st.key[i - 4] : 0u;"),
+    ("lone block: the counter not advanced", SCALAR,
+     "    wipe_object(block);\n    chacha_advance(st.ctr, 1);", "    wipe_object(block);"),
+    ("lone key block: the text starts at block 0", AEAD,
+     "    wipe_object(block0);\n    chacha_advance(st.chacha.ctr, 1);", "    wipe_object(block0);"),
 ]
 sel = [a for a in sys.argv[1:] if a.isdigit()]
 target = "test_kernel_sets"

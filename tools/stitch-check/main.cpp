@@ -110,7 +110,7 @@ bool parse(int argc, char** argv, Args& a) {
 std::string cpu_line() {
     unsigned regs[12] = {};
     char brand[49] = {};
-    if (__get_cpuid_max(0x80000000, nullptr) >= 0x80000004) {
+    if (unsigned(__get_cpuid_max(0x80000000, nullptr)) >= 0x80000004u) {
         for (unsigned i = 0; i < 3; ++i)
             __get_cpuid(0x80000002 + i, &regs[4 * i], &regs[4 * i + 1], &regs[4 * i + 2], &regs[4 * i + 3]);
         std::memcpy(brand, regs, 48);

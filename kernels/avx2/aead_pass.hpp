@@ -36,12 +36,15 @@ public:
             acc_ = mulx::load(st_.mac);
         } else {
             // A seal takes seven text blocks with block 0: its first call
-            // has no MAC beside it either way. An open takes the remainder
-            // of the text's blocks mod 8 (block 0 alone if none), so the
-            // rest goes in whole batches with their own ciphertext beside,
-            // and only this call's is absorbed with nothing beside it.
+            // has no MAC beside it either way. An open's first call is
+            // absorbed with nothing beside it, so it takes few blocks: the
+            // text's blocks mod 8 up to kOpenFirstMax, the rest then going
+            // in whole batches with their own ciphertext beside; else block
+            // 0 alone, and the last call takes the remainder with its MAC
+            // beside.
             const size_t blocks = blocks_for(len_);
-            keying_call(open_ ? blocks % kBatchBlocks : std::min(blocks, kBatchBlocks - 1));
+            const size_t rest = blocks % kBatchBlocks;
+            keying_call(open_ ? (rest <= kOpenFirstMax ? rest : 0) : std::min(blocks, kBatchBlocks - 1));
         }
         if (len_ - pos_ >= kBatchBytes) {
             BatchRun batches(st_.chacha);

@@ -42,6 +42,12 @@ targets=(stitch provider_params_test aead_differential_test aead_tls_test aead_b
          empty_calls_test chacha20_test chacha20_cut_test openssh_cipher_test conf_test provider_vectors_test
          bad_input_table_test provider_corners_test poly1305_mac_test kdf_provider_test evp_sequence_replay
          openssh_packet_replay kdf_params_replay evp_sequence_enumerate)
+# The command-line tests run stitch-check too, where the tree builds it.
+stitch_check=
+if grep -q '^STITCH_BUILD_BENCH:BOOL=ON' "$build/CMakeCache.txt"; then
+    targets+=(stitch-check)
+    stitch_check=$build/tools/stitch-check/stitch-check
+fi
 cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
 built=$(date +%s)
 
@@ -102,7 +108,7 @@ run_one() {
             LD_LIBRARY_PATH=$libdir OPENSSL_MODULES="$build/provider" STITCH_CONF_DIR="$root/conf" PYTHONDONTWRITEBYTECODE=1 \
                 /usr/bin/python3 -m pytest -q -p no:cacheprovider "$root/tests/openssl-cli" \
                 --basetemp="$build/tests/openssl-cli/pytest-tmp-$name" --openssl "$openssl_bin" \
-                --modules-dir "$build/provider" --conf-dir "$root/conf") \
+                --modules-dir "$build/provider" --conf-dir "$root/conf" --stitch-check="$stitch_check") \
             > "$build/openssl-versions-$name-cli.log" 2>&1 || rc=1
         tail -1 "$build/openssl-versions-$name-cli.log"
     else

@@ -1,7 +1,7 @@
 // One ChaCha20 block in general-purpose registers: block 0 of a message (the
-// Poly1305 key) beside the AVX-512 set's first batch, and in the AVX2 set a
-// block that runs alone (block 0 with no text beside it, a one-block
-// keystream call).
+// Poly1305 key) beside the AVX-512 set's first batch, and in both vector sets
+// a block that runs alone (raw ChaCha20's single block, lone_block; in the
+// AVX2 set also block 0 with no text beside it).
 #pragma once
 
 #include <cstdint>

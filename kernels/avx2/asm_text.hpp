@@ -12,9 +12,9 @@
 namespace stitch::kern::avx2 {
 
 // The rotations by 16 and 8 bits of every 32-bit lane as byte shuffles.
-alignas(32) inline constexpr uint8_t kRot16[32] = {2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
+alignas(32) static constexpr uint8_t kRot16[32] = {2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13,
                                                    2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13};
-alignas(32) inline constexpr uint8_t kRot8[32] = {3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14,
+alignas(32) static constexpr uint8_t kRot8[32] = {3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14,
                                                   3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14};
 
 }  // namespace stitch::kern::avx2
@@ -62,7 +62,5 @@ alignas(32) inline constexpr uint8_t kRot8[32] = {3, 0, 1, 2, 7, 4, 5, 6, 11, 8,
 #define STITCH_VECTOR_CLOBBERS                                                                           \
     "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11",    \
         "xmm12", "xmm13", "xmm14", "xmm15"
-#define STITCH_MASKS                                                  \
-    [rot16] "m"(*reinterpret_cast<const __m256i*>(kRot16)),           \
-        [rot8] "m"(*reinterpret_cast<const __m256i*>(kRot8))
+#define STITCH_MASKS [rot16] "m"(kRot16), [rot8] "m"(kRot8)
 

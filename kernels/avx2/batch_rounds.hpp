@@ -49,15 +49,24 @@ struct alignas(32) BatchFrame {
     uint64_t mac_blocks;  // at 664: Poly1305 blocks the rounds absorb
     const uint8_t* in;    // at 672: the 512 bytes of input (Out::xor_input)
     uint8_t* out;         // at 680: and of output (in == out allowed), or the keystream buffer
+    uint32_t rounds_left;  // at 688: the nine-block batch's loop count
+    uint32_t unused[3];
+    // The nine-block batch's ninth block (batch_nine): its input words, and
+    // the four of its words the rounds keep in memory at any time.
+    uint32_t lone_in[16];     // at 704
+    uint32_t lone_words[16];  // at 768
 
-    // The key's words (and the rounds' row c); all of it, the MAC's key too.
+    // The key's words (and the rounds' row c); all of it, the MAC's key and
+    // the ninth block too.
     STITCH_INLINE_AVX2_BMI2 void wipe_words() { simd::U32x8::wipe<20>(reinterpret_cast<simd::U32x8*>(this)); }
-    STITCH_INLINE_AVX2_BMI2 void wipe() { simd::U32x8::wipe<22>(reinterpret_cast<simd::U32x8*>(this)); }
+    STITCH_INLINE_AVX2_BMI2 void wipe() { simd::U32x8::wipe<26>(reinterpret_cast<simd::U32x8*>(this)); }
 };
-static_assert(sizeof(BatchFrame) == 22 * 32);
+static_assert(sizeof(BatchFrame) == 26 * 32);
 static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 &&
               offsetof(BatchFrame, s1) == 656 && offsetof(BatchFrame, mac_blocks) == 664 &&
-              offsetof(BatchFrame, in) == 672 && offsetof(BatchFrame, out) == 680);
+              offsetof(BatchFrame, in) == 672 && offsetof(BatchFrame, out) == 680 &&
+              offsetof(BatchFrame, rounds_left) == 688 && offsetof(BatchFrame, lone_in) == 704 &&
+              offsetof(BatchFrame, lone_words) == 768);
 
 // --- the asm text ----------------------------------------------------------
 #define STITCH_A0 "%%ymm0"
@@ -204,6 +213,97 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
     "9" #j ":\n\t"
 #define STITCH_NO_SLOT(j)
 
+// The nine-block batch's ninth block, in general-purpose registers beside
+// the eight in ymm: on Zen 5 the vector rounds are a chain of two-cycle
+// operations that leaves the integer units idle (avx2/tuning.hpp). Its
+// words are 32-bit registers the compiler picks: rows a and b always, and
+// a pair of c words and a pair of d words, the other four in
+// frame.lone_words (at 768 + 4·i), swapped at fixed points as the vector
+// rounds swap their c pair. At the top of each double round the pairs hold
+// c8, c9 (CP, CQ) and d13, d12 (DP, DQ). DP and DQ are the operands the
+// output code takes as its pointers (g0, g1) once the block is out.
+#define STITCH_SA0 "%k[sa0]"
+#define STITCH_SA1 "%k[sa1]"
+#define STITCH_SA2 "%k[sa2]"
+#define STITCH_SA3 "%k[sa3]"
+#define STITCH_SB0 "%k[sb0]"
+#define STITCH_SB1 "%k[sb1]"
+#define STITCH_SB2 "%k[sb2]"
+#define STITCH_SB3 "%k[sb3]"
+#define STITCH_SCP "%k[scp]"
+#define STITCH_SCQ "%k[scq]"
+#define STITCH_SDP "%k[g0]"
+#define STITCH_SDQ "%k[g1]"
+#define STITCH_SADD(x, y) "addl " y ", " x "\n\t"
+#define STITCH_SXOR(x, y) "xorl " y ", " x "\n\t"
+#define STITCH_SROL(x, n) "roll $" #n ", " x "\n\t"
+#define STITCH_SQR_PAIR(a0, b0, c0, d0, a1, b1, c1, d1)                                                   \
+    STITCH_SADD(a0, b0) STITCH_SADD(a1, b1) STITCH_SXOR(d0, a0) STITCH_SXOR(d1, a1)                        \
+    STITCH_SROL(d0, 16) STITCH_SROL(d1, 16)                                                              \
+    STITCH_SADD(c0, d0) STITCH_SADD(c1, d1) STITCH_SXOR(b0, c0) STITCH_SXOR(b1, c1)                        \
+    STITCH_SROL(b0, 12) STITCH_SROL(b1, 12)                                                              \
+    STITCH_SADD(a0, b0) STITCH_SADD(a1, b1) STITCH_SXOR(d0, a0) STITCH_SXOR(d1, a1)                        \
+    STITCH_SROL(d0, 8) STITCH_SROL(d1, 8)                                                                \
+    STITCH_SADD(c0, d0) STITCH_SADD(c1, d1) STITCH_SXOR(b0, c0) STITCH_SXOR(b1, c1)                        \
+    STITCH_SROL(b0, 7) STITCH_SROL(b1, 7)
+#define STITCH_SSTORE(r, i) "movl " r ", 768+4*" #i "(%[f])\n\t"
+#define STITCH_SLOAD(r, i) "movl 768+4*" #i "(%[f]), " r "\n\t"
+
+// Slot j of the double round holds the ninth block's quarter rounds of the
+// same place: columns (0, 4, 8, 12) (1, 5, 9, 13); c8, c9, d12, d13 out and
+// c10, c11, d14, d15 in; (2, 6, 10, 14) (3, 7, 11, 15); d14 out, d12 in;
+// diagonals (0, 5, 10, 15) (1, 6, 11, 12); c10, c11, d12, d15 out and c8,
+// c9, d13, d14 in; (2, 7, 8, 13) (3, 4, 9, 14); d14 out, d12 in.
+#define STITCH_LONE_SLOT_0                                                                       \
+    STITCH_SQR_PAIR(STITCH_SA0, STITCH_SB0, STITCH_SCP, STITCH_SDQ, STITCH_SA1, STITCH_SB1, STITCH_SCQ, STITCH_SDP) \
+    STITCH_SSTORE(STITCH_SCP, 8) STITCH_SSTORE(STITCH_SCQ, 9)                                    \
+    STITCH_SSTORE(STITCH_SDQ, 12) STITCH_SSTORE(STITCH_SDP, 13)                                  \
+    STITCH_SLOAD(STITCH_SCP, 10) STITCH_SLOAD(STITCH_SCQ, 11)                                    \
+    STITCH_SLOAD(STITCH_SDP, 14) STITCH_SLOAD(STITCH_SDQ, 15)
+#define STITCH_LONE_SLOT_1                                                                       \
+    STITCH_SQR_PAIR(STITCH_SA2, STITCH_SB2, STITCH_SCP, STITCH_SDP, STITCH_SA3, STITCH_SB3, STITCH_SCQ, STITCH_SDQ) \
+    STITCH_SSTORE(STITCH_SDP, 14) STITCH_SLOAD(STITCH_SDP, 12)
+#define STITCH_LONE_SLOT_2                                                                       \
+    STITCH_SQR_PAIR(STITCH_SA0, STITCH_SB1, STITCH_SCP, STITCH_SDQ, STITCH_SA1, STITCH_SB2, STITCH_SCQ, STITCH_SDP) \
+    STITCH_SSTORE(STITCH_SCP, 10) STITCH_SSTORE(STITCH_SCQ, 11)                                  \
+    STITCH_SSTORE(STITCH_SDP, 12) STITCH_SSTORE(STITCH_SDQ, 15)                                  \
+    STITCH_SLOAD(STITCH_SCP, 8) STITCH_SLOAD(STITCH_SCQ, 9)                                      \
+    STITCH_SLOAD(STITCH_SDP, 13) STITCH_SLOAD(STITCH_SDQ, 14)
+#define STITCH_LONE_SLOT_3                                                                       \
+    STITCH_SQR_PAIR(STITCH_SA2, STITCH_SB3, STITCH_SCP, STITCH_SDP, STITCH_SA3, STITCH_SB0, STITCH_SCQ, STITCH_SDQ) \
+    STITCH_SSTORE(STITCH_SDQ, 14) STITCH_SLOAD(STITCH_SDQ, 12)
+#define STITCH_LONE_SLOT(j) STITCH_LONE_SLOT_##j
+
+// The ninth block's words into their registers (frame.lone_words holds its
+// input words on entry).
+#define STITCH_LONE_LOAD                                                                         \
+    STITCH_SLOAD(STITCH_SA0, 0) STITCH_SLOAD(STITCH_SA1, 1) STITCH_SLOAD(STITCH_SA2, 2)          \
+    STITCH_SLOAD(STITCH_SA3, 3) STITCH_SLOAD(STITCH_SB0, 4) STITCH_SLOAD(STITCH_SB1, 5)          \
+    STITCH_SLOAD(STITCH_SB2, 6) STITCH_SLOAD(STITCH_SB3, 7) STITCH_SLOAD(STITCH_SCP, 8)          \
+    STITCH_SLOAD(STITCH_SCQ, 9) STITCH_SLOAD(STITCH_SDQ, 12) STITCH_SLOAD(STITCH_SDP, 13)
+
+// After the rounds, before the eight vector blocks go out: the ninth block's
+// input words added back (frame.lone_in), bytes 512..575 of the input
+// XORed in, into bytes 512..575 of the output. d12, d13 go home first so
+// their registers can hold the pointers.
+#define STITCH_LONE_WORD_OUT(r, i)                                                               \
+    "addl 704+4*" #i "(%[f]), " r "\n\t"                                                         \
+    "xorl 512+4*" #i "(%[g0]), " r "\n\t"                                                        \
+    "movl " r ", 512+4*" #i "(%[g1])\n\t"
+#define STITCH_LONE_HOME_OUT(r, i) STITCH_SLOAD(r, i) STITCH_LONE_WORD_OUT(r, i)
+#define STITCH_LONE_OUT                                                                          \
+    STITCH_SSTORE(STITCH_SDQ, 12) STITCH_SSTORE(STITCH_SDP, 13)                                  \
+    "movq 672(%[f]), %[g0]\n\t"                                                                  \
+    "movq 680(%[f]), %[g1]\n\t"                                                                  \
+    STITCH_LONE_WORD_OUT(STITCH_SA0, 0) STITCH_LONE_WORD_OUT(STITCH_SA1, 1)                      \
+    STITCH_LONE_WORD_OUT(STITCH_SA2, 2) STITCH_LONE_WORD_OUT(STITCH_SA3, 3)                      \
+    STITCH_LONE_WORD_OUT(STITCH_SB0, 4) STITCH_LONE_WORD_OUT(STITCH_SB1, 5)                      \
+    STITCH_LONE_WORD_OUT(STITCH_SB2, 6) STITCH_LONE_WORD_OUT(STITCH_SB3, 7)                      \
+    STITCH_LONE_WORD_OUT(STITCH_SCP, 8) STITCH_LONE_WORD_OUT(STITCH_SCQ, 9)                      \
+    STITCH_LONE_HOME_OUT(STITCH_SCP, 10) STITCH_LONE_HOME_OUT(STITCH_SCQ, 11)                    \
+    STITCH_LONE_HOME_OUT(STITCH_SA0, 12) STITCH_LONE_HOME_OUT(STITCH_SA1, 13)                    \
+    STITCH_LONE_HOME_OUT(STITCH_SA2, 14) STITCH_LONE_HOME_OUT(STITCH_SA3, 15)
+
 // The asm statement of a whole batch: the words in, the loop of ten double
 // rounds (with the MAC slots, or none), the words out through OUT. The
 // memory clobber: it reads the MAC's blocks and frame.in, and writes
@@ -217,6 +317,21 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
                      "jnz 1b\n\t"                                                                  \
                      OUT                                                                            \
                      : [rounds] "=&r"(rounds), [g0] "=&r"(g0), [g1] "=&r"(g1), "+m"(frame)          \
+                     : [f] "r"(&frame), STITCH_MASKS                                                \
+                     : "cc", "memory", STITCH_VECTOR_CLOBBERS)
+#define STITCH_BATCH_NINE                                                                           \
+    __asm__ volatile(STITCH_LOAD_WORDS                                                              \
+                     STITCH_LONE_LOAD                                                               \
+                     "movl $10, 688(%[f])\n"                                                         \
+                     "1:\n\t"                                                                       \
+                     STITCH_DOUBLE_ROUND(STITCH_LONE_SLOT)                                          \
+                     "decl 688(%[f])\n\t"                                                           \
+                     "jnz 1b\n\t"                                                                  \
+                     STITCH_LONE_OUT                                                                \
+                     STITCH_XOR_OUT                                                                 \
+                     : [sa0] "=&r"(sa[0]), [sa1] "=&r"(sa[1]), [sa2] "=&r"(sa[2]), [sa3] "=&r"(sa[3]), \
+                       [sb0] "=&r"(sb[0]), [sb1] "=&r"(sb[1]), [sb2] "=&r"(sb[2]), [sb3] "=&r"(sb[3]), \
+                       [scp] "=&r"(scp), [scq] "=&r"(scq), [g0] "=&r"(g0), [g1] "=&r"(g1) \
                      : [f] "r"(&frame), STITCH_MASKS                                                \
                      : "cc", "memory", STITCH_VECTOR_CLOBBERS)
 #define STITCH_BATCH_MAC(OUT)                                                                       \
@@ -266,6 +381,43 @@ STITCH_INLINE_AVX2_BMI2 void batch(BatchFrame& frame, mulx::PolyAcc& acc, const 
         STITCH_BATCH_MAC(STITCH_KEYSTREAM_OUT);
 }
 
+// Nine blocks: frame.out[0..576) = frame.in ^ the keystream of the eight
+// blocks of frame.x and, in general-purpose registers beside their rounds,
+// of a ninth whose input words are frame.lone_in (copied into
+// frame.lone_words by the caller). in == out allowed.
+STITCH_INLINE_AVX2_BMI2 void batch_nine(BatchFrame& frame) {
+    uint64_t sa[4], sb[4], scp, scq, g0, g1;
+    STITCH_BATCH_NINE;
+}
+
+#undef STITCH_BATCH_NINE
+#undef STITCH_LONE_OUT
+#undef STITCH_LONE_HOME_OUT
+#undef STITCH_LONE_WORD_OUT
+#undef STITCH_LONE_LOAD
+#undef STITCH_LONE_SLOT
+#undef STITCH_LONE_SLOT_0
+#undef STITCH_LONE_SLOT_1
+#undef STITCH_LONE_SLOT_2
+#undef STITCH_LONE_SLOT_3
+#undef STITCH_SLOAD
+#undef STITCH_SSTORE
+#undef STITCH_SQR_PAIR
+#undef STITCH_SROL
+#undef STITCH_SXOR
+#undef STITCH_SADD
+#undef STITCH_SDQ
+#undef STITCH_SDP
+#undef STITCH_SCQ
+#undef STITCH_SCP
+#undef STITCH_SB3
+#undef STITCH_SB2
+#undef STITCH_SB1
+#undef STITCH_SB0
+#undef STITCH_SA3
+#undef STITCH_SA2
+#undef STITCH_SA1
+#undef STITCH_SA0
 #undef STITCH_BATCH_MAC
 #undef STITCH_BATCH
 #undef STITCH_NO_SLOT

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "kernels/avx2/batch_rounds.hpp"
 #include "kernels/avx2/row_rounds.hpp"
@@ -68,7 +69,11 @@ STITCH_INLINE_AVX2_BMI2 void keystream(const ChaChaState& st, U32x8 (&ks)[1][16]
 // the batch writes any output. The frame holds the key: wipe() it when done.
 class BatchRun {
 public:
-    STITCH_INLINE_AVX2_BMI2 explicit BatchRun(const ChaChaState& st) { load_state(st, 0, frame_.x); }
+    STITCH_INLINE_AVX2_BMI2 explicit BatchRun(const ChaChaState& st) {
+        load_state(st, 0, frame_.x);
+        for (int i = 0; i < 4; ++i) frame_.lone_in[i] = kSigma[i];
+        for (int i = 0; i < 8; ++i) frame_.lone_in[4 + i] = st.key[i];
+    }
 
     // The batch at st.ctr (the key words as at construction).
     STITCH_INLINE_AVX2_BMI2 void xor_batch(const ChaChaState& st, const uint8_t* in, uint8_t* out) {
@@ -82,6 +87,18 @@ public:
         frame_.in = in, frame_.out = out;
         frame_.mac_blocks = n;
         batch<Out::xor_input>(frame_, acc, p);
+    }
+
+    // Nine blocks from st.ctr: the eight of a batch, and the ninth in
+    // general-purpose registers beside them (batch_nine).
+    STITCH_INLINE_AVX2_BMI2 void xor_nine(const ChaChaState& st, const uint8_t* in, uint8_t* out) {
+        set_counter(st);
+        uint32_t* ctr = frame_.lone_in + 12;
+        for (int i = 0; i < 4; ++i) ctr[i] = st.ctr[i];
+        chacha_advance(ctr, kBatchBlocks);
+        std::memcpy(frame_.lone_words, frame_.lone_in, sizeof frame_.lone_in);
+        frame_.in = in, frame_.out = out;
+        batch_nine(frame_);
     }
 
     STITCH_INLINE_AVX2_BMI2 void wipe() { frame_.wipe(); }

@@ -2,6 +2,7 @@
 #include "kernels/avx2/set.hpp"
 
 #include "kernels/avx2/kernels.hpp"
+#include "kernels/avx2/tuning.hpp"
 
 namespace stitch::kern::avx2 {
 
@@ -34,5 +35,9 @@ const Impl* allowed(const CpuFeatures& f) noexcept {
 const Impl* preferred(const CpuFeatures& f) noexcept { return allowed(f); }
 
 bool allows(const CpuFeatures& f, const Impl&) noexcept { return allowed(f) != nullptr; }
+
+bool nine_block_batches(const CpuFeatures& f) noexcept {
+    return f.vendor == CpuVendor::amd && f.family == kNineBlockFamily;
+}
 
 }  // namespace stitch::kern::avx2

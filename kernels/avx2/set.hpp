@@ -22,4 +22,9 @@ const Impl* preferred(const CpuFeatures& masked) noexcept;
 // Whether the masked features let this CPU run `impl` (the one of impls()).
 bool allows(const CpuFeatures& masked, const Impl& impl) noexcept;
 
+// Whether raw ChaCha20 runs nine blocks a batch on this CPU (the ninth in
+// general-purpose registers, avx2/batch_rounds.hpp) rather than eight: only
+// where that was measured faster (avx2/tuning.hpp).
+bool nine_block_batches(const CpuFeatures& f) noexcept;
+
 }  // namespace stitch::kern::avx2

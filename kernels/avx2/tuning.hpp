@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "kernels/aead.hpp"
 
@@ -22,6 +23,13 @@ inline constexpr size_t kVectorPolyMin = 20;
 // a 960-byte open 530 -> 500 ns with block 0 alone, a 256-byte one 289 ->
 // 305, a 576-byte one 400 -> 490.
 inline constexpr size_t kOpenFirstMax = 4;
+
+// Raw ChaCha20 runs nine blocks a batch, the ninth in general-purpose
+// registers beside the eight in ymm, on AMD family 0x1A (Zen 5) only: there
+// the vector rounds are a chain of two-cycle operations that leaves the
+// integer units idle, so the ninth block comes nearly free. To be measured
+// (see docs/kernels.md). Elsewhere eight, as OpenSSL's ChaCha20_8x.
+inline constexpr uint32_t kNineBlockFamily = 0x1a;
 
 // Opens of at most this many bytes with the MAC not keyed yet take the short
 // path (avx2/aead_short.hpp): the key block and the MAC beside one run of

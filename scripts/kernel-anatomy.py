@@ -126,7 +126,7 @@ def count(insns, lo, hi, inner=()):
         c["insns"] += 1
         c["shuf"] += t.startswith("vpshufb")
         c["mulx"] += t.startswith("mulx")
-        c["rol"] += t.startswith("rol ")  # the ninth block's 32-bit rotations, 32 a double round
+        c["rol"] += t.startswith("rol ")  # a ninth block's 32-bit rotations, 32 a double round
         if is_stack_ymm(t):
             c["stack"] += 1
             c["stores"] += t.startswith("vmovdq") and t.rstrip().endswith(")")
@@ -205,11 +205,12 @@ def main():
             for (s, e) in rounds:
                 c = count(insns, s, e)
                 drs = c["shuf"] / 16
-                # The nine-block batch (a ninth block in general registers) makes 576 bytes.
-                blocks = 9 if c["rol"] >= 32 * drs else 8
+                # The nine-block batch (a seal's first: block 0 in general
+                # registers beside eight text blocks) still makes 512 bytes of text.
+                nine = c["rol"] >= 32 * drs
                 print(f"  rounds loop {insns[s][0]:#x}..{insns[e][0]:#x}: {c['bytes']} B, {c['insns']} insns, "
-                      f"{drs:g} double round(s) an iteration, {c['mulx']} MULX ({c['mulx'] / 4:g} Poly1305 blocks), "
-                      f"{blocks} blocks a batch" + (" (the ninth in general registers)" if blocks == 9 else ""))
+                      f"{drs:g} double round(s) an iteration, {c['mulx']} MULX ({c['mulx'] / 4:g} Poly1305 blocks)"
+                      + (", nine blocks (block 0 in general registers beside eight text blocks)" if nine else ""))
                 print(f"    ymm stack accesses: {c['stack'] / drs:g} per double round "
                       f"({c['stores'] / drs:g} stores), {c['stack'] / drs * 10:g} per batch in the rounds")
                 outer = [(s2, e2) for (s2, e2) in ls if s2 <= s and e2 >= e and (s2, e2) != (s, e)]
@@ -223,7 +224,7 @@ def main():
                 for m in mcpus:
                     cyc = mca(insns, s, e, m)
                     if cyc is not None:
-                        est.append(f"{m} {cyc / drs:.1f} ({cyc / drs * 10 / (64 * blocks):.2f} c/B)")
+                        est.append(f"{m} {cyc / drs:.1f} ({cyc / drs * 10 / 512:.2f} c/B)")
                 if est:
                     print("    llvm-mca cycles per double round (rounds of a batch per byte): " + ", ".join(est))
     return 0 if ok else 1

@@ -19,11 +19,16 @@
 #include <algorithm>
 
 #include "kernels/avx2/aead.hpp"
+#include "kernels/avx2/set.hpp"
 #include "kernels/avx2/tuning.hpp"
 #include "kernels/x86/poly1305_vector.hpp"
 #include "kernels/bytes.hpp"
 
 namespace stitch::kern::avx2 {
+
+// Whether a seal's first batch has block 0 beside it in general registers:
+// read once, at load (avx2/set.hpp).
+inline const bool kKeyBesideBatch = key_beside_batch_here();
 
 // One aead_text call: where the text and the MAC have got to.
 class Pass {
@@ -32,9 +37,10 @@ public:
         : st_(st), open_(dir == Direction::open), in_(in), out_(out), ct_(open_ ? in : out), len_(len) {}
 
     STITCH_INLINE_AVX2_BMI2 void run() {
+        const bool key_beside = !st_.mac_keyed && !open_ && kKeyBesideBatch && len_ >= kBatchBytes;
         if (st_.mac_keyed) {
             acc_ = mulx::load(st_.mac);
-        } else {
+        } else if (!key_beside) {
             // A seal takes seven text blocks with block 0: its first call
             // has no MAC beside it either way. An open's first call is
             // absorbed with nothing beside it, so it takes few blocks: the
@@ -46,8 +52,9 @@ public:
             const size_t rest = blocks % kBatchBlocks;
             keying_call(open_ ? (rest <= kOpenFirstMax ? rest : 0) : std::min(blocks, kBatchBlocks - 1));
         }
-        if (len_ - pos_ >= kBatchBytes) {
+        if (key_beside || len_ - pos_ >= kBatchBytes) {
             BatchRun batches(st_.chacha);
+            if (key_beside) keying_batch(batches);
             while (len_ - pos_ >= kBatchBytes) bulk_batch(batches);
             batches.wipe();
         }
@@ -81,6 +88,19 @@ private:
         wipe_upto(ks, 1 + n);
         chacha_advance(st_.chacha.ctr, 1 + n);
         pos_ = bytes;
+    }
+
+    // Where the CPU rule says so (avx2/tuning.hpp), a seal's first call is a
+    // whole batch of text in one asm statement with block 0 beside it in
+    // general-purpose registers, the MAC keyed from it after: the text's
+    // blocks then take whole batches, and a 1 KiB seal two, not three.
+    STITCH_INLINE_AVX2_BMI2 void keying_batch(BatchRun& batches) {
+        uint64_t k[4];
+        batches.xor_batch_beside_block0(st_.chacha, in_, out_, k);
+        key_mac(st_, acc_, k);
+        wipe(k, sizeof(k));
+        chacha_advance(st_.chacha.ctr, 1 + kBatchBlocks);
+        pos_ = kBatchBytes;
     }
 
     // A whole batch in one asm statement, the MAC beside its rounds. An

@@ -213,15 +213,18 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
     "9" #j ":\n\t"
 #define STITCH_NO_SLOT(j)
 
-// The nine-block batch's ninth block, in general-purpose registers beside
-// the eight in ymm: on Zen 5 the vector rounds are a chain of two-cycle
-// operations that leaves the integer units idle (avx2/tuning.hpp). Its
-// words are 32-bit registers the compiler picks: rows a and b always, and
-// a pair of c words and a pair of d words, the other four in
+// The nine-block batch's ninth block (a seal's block 0, the Poly1305 key,
+// beside its first eight text blocks: avx2/aead_pass.hpp), in
+// general-purpose registers beside the eight in ymm, which leave the integer
+// units idle. Its words are 32-bit registers the compiler picks: rows a and
+// b always, and a pair of c words and a pair of d words, the other four in
 // frame.lone_words (at 768 + 4·i), swapped at fixed points as the vector
 // rounds swap their c pair. At the top of each double round the pairs hold
 // c8, c9 (CP, CQ) and d13, d12 (DP, DQ). DP and DQ are the operands the
-// output code takes as its pointers (g0, g1) once the block is out.
+// output code takes as its pointers (g0, g1) once the key is out. Thirteen
+// general registers in all with the frame's: the loop count lives in the
+// frame, and the masks are rip-relative, so it fits at -O0 and under the
+// sanitizers, whose frame pointer takes one more.
 #define STITCH_SA0 "%k[sa0]"
 #define STITCH_SA1 "%k[sa1]"
 #define STITCH_SA2 "%k[sa2]"
@@ -282,27 +285,15 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
     STITCH_SLOAD(STITCH_SB2, 6) STITCH_SLOAD(STITCH_SB3, 7) STITCH_SLOAD(STITCH_SCP, 8)          \
     STITCH_SLOAD(STITCH_SCQ, 9) STITCH_SLOAD(STITCH_SDQ, 12) STITCH_SLOAD(STITCH_SDP, 13)
 
-// After the rounds, before the eight vector blocks go out: the ninth block's
-// input words added back (frame.lone_in), bytes 512..575 of the input
-// XORed in, into bytes 512..575 of the output. d12, d13 go home first so
-// their registers can hold the pointers.
-#define STITCH_LONE_WORD_OUT(r, i)                                                               \
-    "addl 704+4*" #i "(%[f]), " r "\n\t"                                                         \
-    "xorl 512+4*" #i "(%[g0]), " r "\n\t"                                                        \
-    "movl " r ", 512+4*" #i "(%[g1])\n\t"
-#define STITCH_LONE_HOME_OUT(r, i) STITCH_SLOAD(r, i) STITCH_LONE_WORD_OUT(r, i)
-#define STITCH_LONE_OUT                                                                          \
-    STITCH_SSTORE(STITCH_SDQ, 12) STITCH_SSTORE(STITCH_SDP, 13)                                  \
-    "movq 672(%[f]), %[g0]\n\t"                                                                  \
-    "movq 680(%[f]), %[g1]\n\t"                                                                  \
-    STITCH_LONE_WORD_OUT(STITCH_SA0, 0) STITCH_LONE_WORD_OUT(STITCH_SA1, 1)                      \
-    STITCH_LONE_WORD_OUT(STITCH_SA2, 2) STITCH_LONE_WORD_OUT(STITCH_SA3, 3)                      \
-    STITCH_LONE_WORD_OUT(STITCH_SB0, 4) STITCH_LONE_WORD_OUT(STITCH_SB1, 5)                      \
-    STITCH_LONE_WORD_OUT(STITCH_SB2, 6) STITCH_LONE_WORD_OUT(STITCH_SB3, 7)                      \
-    STITCH_LONE_WORD_OUT(STITCH_SCP, 8) STITCH_LONE_WORD_OUT(STITCH_SCQ, 9)                      \
-    STITCH_LONE_HOME_OUT(STITCH_SCP, 10) STITCH_LONE_HOME_OUT(STITCH_SCQ, 11)                    \
-    STITCH_LONE_HOME_OUT(STITCH_SA0, 12) STITCH_LONE_HOME_OUT(STITCH_SA1, 13)                    \
-    STITCH_LONE_HOME_OUT(STITCH_SA2, 14) STITCH_LONE_HOME_OUT(STITCH_SA3, 15)
+// After the rounds, before the eight vector blocks go out: the ninth
+// block's words 0..7 with their input words added back (frame.lone_in)
+// into frame.lone_words: block 0's first 32 bytes, the Poly1305 key.
+#define STITCH_LONE_KEY_WORD(r, i) "addl 704+4*" #i "(%[f]), " r "\n\t" STITCH_SSTORE(r, i)
+#define STITCH_LONE_KEY_OUT                                                                      \
+    STITCH_LONE_KEY_WORD(STITCH_SA0, 0) STITCH_LONE_KEY_WORD(STITCH_SA1, 1)                      \
+    STITCH_LONE_KEY_WORD(STITCH_SA2, 2) STITCH_LONE_KEY_WORD(STITCH_SA3, 3)                      \
+    STITCH_LONE_KEY_WORD(STITCH_SB0, 4) STITCH_LONE_KEY_WORD(STITCH_SB1, 5)                      \
+    STITCH_LONE_KEY_WORD(STITCH_SB2, 6) STITCH_LONE_KEY_WORD(STITCH_SB3, 7)
 
 // The asm statement of a whole batch: the words in, the loop of ten double
 // rounds (with the MAC slots, or none), the words out through OUT. The
@@ -327,7 +318,7 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
                      STITCH_DOUBLE_ROUND(STITCH_LONE_SLOT)                                          \
                      "decl 688(%[f])\n\t"                                                           \
                      "jnz 1b\n\t"                                                                  \
-                     STITCH_LONE_OUT                                                                \
+                     STITCH_LONE_KEY_OUT                                                            \
                      STITCH_XOR_OUT                                                                 \
                      : [sa0] "=&r"(sa[0]), [sa1] "=&r"(sa[1]), [sa2] "=&r"(sa[2]), [sa3] "=&r"(sa[3]), \
                        [sb0] "=&r"(sb[0]), [sb1] "=&r"(sb[1]), [sb2] "=&r"(sb[2]), [sb3] "=&r"(sb[3]), \
@@ -381,19 +372,19 @@ STITCH_INLINE_AVX2_BMI2 void batch(BatchFrame& frame, mulx::PolyAcc& acc, const 
         STITCH_BATCH_MAC(STITCH_KEYSTREAM_OUT);
 }
 
-// Nine blocks: frame.out[0..576) = frame.in ^ the keystream of the eight
-// blocks of frame.x and, in general-purpose registers beside their rounds,
-// of a ninth whose input words are frame.lone_in (copied into
-// frame.lone_words by the caller). in == out allowed.
+// Nine blocks: frame.out[0..512) = frame.in ^ the keystream of the eight
+// blocks of frame.x (in == out allowed) and, in general-purpose registers
+// beside their rounds, a ninth whose input words are frame.lone_in (copied
+// into frame.lone_words by the caller), its first 32 bytes left in
+// frame.lone_words[0..8) as little-endian words.
 STITCH_INLINE_AVX2_BMI2 void batch_nine(BatchFrame& frame) {
     uint64_t sa[4], sb[4], scp, scq, g0, g1;
     STITCH_BATCH_NINE;
 }
 
 #undef STITCH_BATCH_NINE
-#undef STITCH_LONE_OUT
-#undef STITCH_LONE_HOME_OUT
-#undef STITCH_LONE_WORD_OUT
+#undef STITCH_LONE_KEY_OUT
+#undef STITCH_LONE_KEY_WORD
 #undef STITCH_LONE_LOAD
 #undef STITCH_LONE_SLOT
 #undef STITCH_LONE_SLOT_0

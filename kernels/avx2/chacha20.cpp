@@ -4,10 +4,8 @@
 #include "kernels/avx2/chacha20.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 
 #include "kernels/avx2/kernels.hpp"
-#include "kernels/avx2/set.hpp"
 #include "kernels/bytes.hpp"
 #include "kernels/x86/scalar_block.hpp"
 
@@ -50,41 +48,12 @@ STITCH_INLINE_AVX2_BMI2 void run(ChaChaState& st, const uint8_t*& in, uint8_t*& 
     out += n * kChaChaBlock;
 }
 
-// Whether raw ChaCha20 runs nine blocks a batch (avx2/tuning.hpp): read
-// once, at load, from STITCH_AVX2_BATCH=8|9 (tests, measurements) or else
-// the CPU.
-const bool kNineBlocks = [] {
-    const char* env = std::getenv("STITCH_AVX2_BATCH");
-    if (env && (env[0] == '8' || env[0] == '9') && env[1] == 0) return env[0] == '9';
-    return avx2::nine_block_batches(cpu_features_raw());
-}();
-
-constexpr size_t kNine = kBatchBlocks + 1;
-
-// How many of n blocks' batches are nine-block ones: as many as fit, but
-// where five to eight blocks would be left (a batch outside the asm's XOR)
-// and there are enough nines, that many become eights, so that whole
-// batches cover every block (1 KiB: two eights, not a nine and seven).
-constexpr size_t nine_batches(size_t n) {
-    const size_t nines = n / kNine, left = n % kNine;
-    return left >= 5 && nines + left >= kBatchBlocks ? nines - (kBatchBlocks - left) : nines;
-}
-static_assert(nine_batches(16) == 0 && nine_batches(17) == 1 && nine_batches(18) == 2 && nine_batches(20) == 2 &&
-              nine_batches(25) == 1 && nine_batches(1024) == 112 && nine_batches(8) == 0 && nine_batches(14) == 1);
-
 }  // namespace
 
 STITCH_TARGET_AVX2_BMI2 void chacha20_blocks_avx2(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t nblocks) noexcept {
     U32x8::clean_upper();  // see clean_upper
     if (in && nblocks >= kBatchBlocks) {
         avx2::BatchRun batches(st);
-        for (size_t nines = kNineBlocks ? nine_batches(nblocks) : 0; nines > 0; --nines) {
-            batches.xor_nine(st, in, out);
-            chacha_advance(st.ctr, kNine);
-            in += kNine * kChaChaBlock;
-            out += kNine * kChaChaBlock;
-            nblocks -= kNine;
-        }
         for (; nblocks >= kBatchBlocks; nblocks -= kBatchBlocks) {
             batches.xor_batch(st, in, out);
             chacha_advance(st.ctr, kBatchBlocks);

@@ -89,25 +89,30 @@ public:
         batch<Out::xor_input>(frame_, acc, p);
     }
 
-    // Nine blocks from st.ctr: the eight of a batch, and the ninth in
-    // general-purpose registers beside them (batch_nine).
-    STITCH_INLINE_AVX2_BMI2 void xor_nine(const ChaChaState& st, const uint8_t* in, uint8_t* out) {
-        set_counter(st);
-        uint32_t* ctr = frame_.lone_in + 12;
-        for (int i = 0; i < 4; ++i) ctr[i] = st.ctr[i];
-        chacha_advance(ctr, kBatchBlocks);
+    // Nine blocks from st.ctr: block 0 in general-purpose registers beside
+    // the eight from st.ctr + 1, out = in ^ those (batch_nine); block 0's
+    // first 32 bytes into key (r ‖ s, little-endian words).
+    STITCH_INLINE_AVX2_BMI2 void xor_batch_beside_block0(const ChaChaState& st, const uint8_t* in, uint8_t* out,
+                                                         uint64_t key[4]) {
+        uint32_t lanes[4] = {st.ctr[0], st.ctr[1], st.ctr[2], st.ctr[3]};
+        chacha_advance(lanes, 1);
+        set_counter(lanes);
+        for (int i = 0; i < 4; ++i) frame_.lone_in[12 + i] = st.ctr[i];
         std::memcpy(frame_.lone_words, frame_.lone_in, sizeof frame_.lone_in);
         frame_.in = in, frame_.out = out;
         batch_nine(frame_);
+        for (int i = 0; i < 4; ++i)
+            key[i] = frame_.lone_words[2 * i] | uint64_t(frame_.lone_words[2 * i + 1]) << 32;
     }
 
     STITCH_INLINE_AVX2_BMI2 void wipe() { frame_.wipe(); }
 
 private:
-    STITCH_INLINE_AVX2_BMI2 void set_counter(const ChaChaState& st) {
-        const U32x8 ctr0 = U32x8::splat(st.ctr[0]);
+    STITCH_INLINE_AVX2_BMI2 void set_counter(const ChaChaState& st) { set_counter(st.ctr); }
+    STITCH_INLINE_AVX2_BMI2 void set_counter(const uint32_t ctr[4]) {
+        const U32x8 ctr0 = U32x8::splat(ctr[0]);
         frame_.x[12] = ctr0 + U32x8::iota();
-        frame_.x[13] = U32x8::splat(st.ctr[1]) - U32x8::unsigned_lt(frame_.x[12], ctr0);
+        frame_.x[13] = U32x8::splat(ctr[1]) - U32x8::unsigned_lt(frame_.x[12], ctr0);
     }
 
     BatchFrame frame_;

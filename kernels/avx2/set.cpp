@@ -1,6 +1,9 @@
 // The AVX2+BMI2 set as one Impl, and its rule: where it may run.
 #include "kernels/avx2/set.hpp"
 
+#include <cstdlib>
+#include <cstring>
+
 #include "kernels/avx2/kernels.hpp"
 #include "kernels/avx2/tuning.hpp"
 
@@ -36,8 +39,15 @@ const Impl* preferred(const CpuFeatures& f) noexcept { return allowed(f); }
 
 bool allows(const CpuFeatures& f, const Impl&) noexcept { return allowed(f) != nullptr; }
 
-bool nine_block_batches(const CpuFeatures& f) noexcept {
-    return f.vendor == CpuVendor::amd && f.family == kNineBlockFamily;
+bool key_beside_batch(const CpuFeatures& f) noexcept {
+    return f.vendor == CpuVendor::amd && f.family == kKeyBesideBatchFamily;
+}
+
+bool key_beside_batch_here() noexcept {
+    const char* env = std::getenv("STITCH_AVX2_KEY_BLOCK");
+    if (env && std::strcmp(env, "lane") == 0) return false;
+    if (env && std::strcmp(env, "gpr") == 0) return true;
+    return key_beside_batch(cpu_features_raw());
 }
 
 }  // namespace stitch::kern::avx2

@@ -22,9 +22,12 @@ const Impl* preferred(const CpuFeatures& masked) noexcept;
 // Whether the masked features let this CPU run `impl` (the one of impls()).
 bool allows(const CpuFeatures& masked, const Impl& impl) noexcept;
 
-// Whether raw ChaCha20 runs nine blocks a batch on this CPU (the ninth in
-// general-purpose registers, avx2/batch_rounds.hpp) rather than eight: only
-// where that was measured faster (avx2/tuning.hpp).
-bool nine_block_batches(const CpuFeatures& f) noexcept;
+// Whether a seal's first batch runs block 0 in general-purpose registers
+// beside eight text blocks (avx2/tuning.hpp): only where that was measured
+// faster. key_beside_batch_here() is this CPU's answer, or what
+// STITCH_AVX2_KEY_BLOCK=lane|gpr says (tests and measurements run either
+// anywhere); read once, at load (avx2/aead_pass.hpp).
+bool key_beside_batch(const CpuFeatures& f) noexcept;
+bool key_beside_batch_here() noexcept;
 
 }  // namespace stitch::kern::avx2

@@ -24,12 +24,13 @@ inline constexpr size_t kVectorPolyMin = 20;
 // 305, a 576-byte one 400 -> 490.
 inline constexpr size_t kOpenFirstMax = 4;
 
-// Raw ChaCha20 runs nine blocks a batch, the ninth in general-purpose
-// registers beside the eight in ymm, on AMD family 0x1A (Zen 5) only: there
-// the vector rounds are a chain of two-cycle operations that leaves the
-// integer units idle, so the ninth block comes nearly free. To be measured
-// (see docs/kernels.md). Elsewhere eight, as OpenSSL's ChaCha20_8x.
-inline constexpr uint32_t kNineBlockFamily = 0x1a;
+// A seal of at least a batch of text computes block 0 (the Poly1305 key) in
+// general-purpose registers beside its first eight text blocks (one asm
+// statement, avx2/batch_rounds.hpp's batch_nine), rather than in lane 0
+// beside seven, on AMD family 0x1A (Zen 5) only: there a 1 KiB seal takes
+// two batches instead of three (measured: docs/kernels.md). Elsewhere the
+// ninth block's integer work was not measured.
+inline constexpr uint32_t kKeyBesideBatchFamily = 0x1a;
 
 // Opens of at most this many bytes with the MAC not keyed yet take the short
 // path (avx2/aead_short.hpp): the key block and the MAC beside one run of

@@ -19,7 +19,6 @@ CHACHA = "kernels/avx2/chacha20.hpp"
 PASS = "kernels/avx2/aead_pass.hpp"
 SCALAR = "kernels/x86/scalar_block.hpp"
 AEAD = "kernels/avx2/aead.hpp"
-C20 = "kernels/avx2/chacha20.cpp"
 mutants = [
     # The memory swap points.
     ("column swap brings c11 in where c10 belongs", ROUNDS,
@@ -80,7 +79,7 @@ mutants = [
      "    wipe_object(block);\n    chacha_advance(st.ctr, 1);", "    wipe_object(block);"),
     ("lone key block: the text starts at block 0", AEAD,
      "    wipe_object(block0);\n    chacha_advance(st.chacha.ctr, 1);", "    wipe_object(block0);"),
-    # The nine-block batch's ninth block in general registers (raw ChaCha20 on Zen 5).
+    # A seal's block 0 in general registers beside its first batch (batch_nine; Zen 5's choice).
     ("ninth block: slot 1 brings d13 in where d12 belongs", ROUNDS,
      "STITCH_SSTORE(STITCH_SDP, 14) STITCH_SLOAD(STITCH_SDP, 12)",
      "STITCH_SSTORE(STITCH_SDP, 14) STITCH_SLOAD(STITCH_SDP, 13)"),
@@ -93,12 +92,15 @@ mutants = [
     ("ninth block: the 12-bit rotation of the second quarter round by 11", ROUNDS,
      "STITCH_SROL(b0, 12) STITCH_SROL(b1, 12)", "STITCH_SROL(b0, 12) STITCH_SROL(b1, 11)"),
     ("ninth block: nine double rounds", ROUNDS, '"movl $10, 688(%[f])', '"movl $9, 688(%[f])'),
-    ("ninth block: word 10 goes out without coming home (word 8 twice)", ROUNDS,
-     "STITCH_LONE_HOME_OUT(STITCH_SCP, 10)", "STITCH_LONE_WORD_OUT(STITCH_SCP, 10)"),
-    ("ninth block: its counter only 32 bits (no carry into word 13)", CHACHA,
-     "        chacha_advance(ctr, kBatchBlocks);", "        ctr[0] += kBatchBlocks;"),
-    ("nine-block run: the input advances eight blocks a batch", C20,
-     "in += kNine * kChaChaBlock;", "in += kBatchBlocks * kChaChaBlock;"),
+    ("ninth block: key word 5 stored over word 4", ROUNDS,
+     "STITCH_LONE_KEY_WORD(STITCH_SB1, 5)", "STITCH_LONE_KEY_WORD(STITCH_SB1, 4)"),
+    ("ninth block: the lanes start at block 0's counter", CHACHA,
+     "        chacha_advance(lanes, 1);\n", ""),
+    ("ninth block: r and s from the words' halves swapped", CHACHA,
+     "key[i] = frame_.lone_words[2 * i] | uint64_t(frame_.lone_words[2 * i + 1]) << 32;",
+     "key[i] = frame_.lone_words[2 * i + 1] | uint64_t(frame_.lone_words[2 * i]) << 32;"),
+    ("seal after block 0 beside a batch: the counter advanced eight", PASS,
+     "chacha_advance(st_.chacha.ctr, 1 + kBatchBlocks);", "chacha_advance(st_.chacha.ctr, kBatchBlocks);"),
 ]
 sel = [a for a in sys.argv[1:] if a.isdigit()]
 target = "test_kernel_sets"
@@ -117,16 +119,16 @@ for idx, (name, path, old, new) in enumerate(mutants):
             results.append((name, "BUILD FAILED"))
             print(b.stdout[-2000:])
             continue
-        # Raw ChaCha20 in eight-block batches and in nine (STITCH_AVX2_BATCH),
-        # whatever this CPU would choose.
+        # The seal's block 0 in lane 0 and in general registers beside its
+        # first batch (STITCH_AVX2_KEY_BLOCK), whatever this CPU would choose.
         failed, caught = set(), False
-        for blocks in (8, 9):
-            r = subprocess.run(f"STITCH_AVX2_BATCH={blocks} {build}/tests/kernels/{target} "
+        for key in ("lane", "gpr"):
+            r = subprocess.run(f"STITCH_AVX2_KEY_BLOCK={key} {build}/tests/kernels/{target} "
                                "--gtest_filter='*/avx2*:*Avx2*'", shell=True, cwd=root, capture_output=True,
                                text=True)
             caught |= r.returncode != 0
             # "[  FAILED  ] EverySet/KernelSuite.Name/avx2, where ...": the Name.
-            failed |= {f"{l.split()[3].split('/')[1].split('.')[-1]} ({blocks})" for l in r.stdout.splitlines()
+            failed |= {f"{l.split()[3].split('/')[1].split('.')[-1]} ({key})" for l in r.stdout.splitlines()
                        if l.startswith("[  FAILED  ]") and len(l.split()) > 3 and l.split()[3].count("/") >= 2}
         results.append((name, "caught by " + ", ".join(sorted(failed)) if caught else "SURVIVED"))
     finally:

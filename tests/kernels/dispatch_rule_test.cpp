@@ -97,18 +97,18 @@ TEST(DispatchRule, ChaChaBatchesPerCpu) {
     EXPECT_FALSE(kern::avx512::chacha_two_batches(features(kRows[7])));    // an unmeasured row
 }
 
-// The AVX2 set's raw ChaCha20: nine blocks a batch on Zen 5, the one CPU
-// where it was measured faster; eight everywhere else.
-TEST(DispatchRule, Avx2NineBlocksOnZen5Only) {
-    EXPECT_TRUE(kern::avx2::nine_block_batches(features(kRows[19])));    // Zen 5
-    EXPECT_FALSE(kern::avx2::nine_block_batches(features(kRows[17])));   // Zen 4
-    EXPECT_FALSE(kern::avx2::nine_block_batches(features(kRows[15])));   // Zen 2
-    EXPECT_FALSE(kern::avx2::nine_block_batches(features(kRows[16])));   // Zen 3
-    EXPECT_FALSE(kern::avx2::nine_block_batches(features(kRows[12])));   // Emerald Rapids
-    EXPECT_FALSE(kern::avx2::nine_block_batches(features(kRows[3])));    // Alder Lake
+// The AVX2 seal's block 0 beside its first batch in general registers on
+// Zen 5, the one CPU where it was measured faster; in lane 0 elsewhere.
+TEST(DispatchRule, Avx2KeyBesideBatchOnZen5Only) {
+    EXPECT_TRUE(kern::avx2::key_beside_batch(features(kRows[19])));    // Zen 5
+    EXPECT_FALSE(kern::avx2::key_beside_batch(features(kRows[17])));   // Zen 4
+    EXPECT_FALSE(kern::avx2::key_beside_batch(features(kRows[15])));   // Zen 2
+    EXPECT_FALSE(kern::avx2::key_beside_batch(features(kRows[16])));   // Zen 3
+    EXPECT_FALSE(kern::avx2::key_beside_batch(features(kRows[12])));   // Emerald Rapids
+    EXPECT_FALSE(kern::avx2::key_beside_batch(features(kRows[3])));    // Alder Lake
     CpuFeatures other = features(kRows[19]);
     other.vendor = CpuVendor::intel;  // family 0x1A from another vendor is not Zen 5
-    EXPECT_FALSE(kern::avx2::nine_block_batches(other));
+    EXPECT_FALSE(kern::avx2::key_beside_batch(other));
 }
 
 TEST_P(DispatchTable, RowNamesItsEvidence) {

@@ -57,8 +57,8 @@ mutants = [
      'STITCH_UNPACK("lqdq", R1, R3, X)', 'STITCH_UNPACK("lqdq", R1, R0, X)'),
     # The counter between batches.
     ("a lane's wrap of word 12 not carried into word 13", CHACHA,
-     "frame_.x[13] = U32x8::splat(st.ctr[1]) - U32x8::unsigned_lt(frame_.x[12], ctr0);",
-     "frame_.x[13] = U32x8::splat(st.ctr[1]);"),
+     "frame_.x[13] = U32x8::splat(ctr[1]) - U32x8::unsigned_lt(frame_.x[12], ctr0);",
+     "frame_.x[13] = U32x8::splat(ctr[1]);"),
     # The MAC grid offsets and the tail.
     ("open reads no further than its batch (OpenSSH's skewed block overwritten first)", PASS,
      "const size_t limit = open_ ? std::min(len_, pos_ + kBatchBytes + kPolyBlock - 1) : pos_;",

@@ -17,7 +17,7 @@
 # the runtime comes first and stitch.so runs checked inside `openssl`.
 #
 # What cannot run here, and why (printed again when it is skipped):
-#   ct.valgrind, ct.valgrind_kdf, ct.provider
+#   ct.valgrind (and its .avx2_key_lane, _gpr), ct.valgrind_kdf, ct.provider
 #                 valgrind cannot host an ASan process (ASan maps its shadow
 #                 memory at fixed addresses valgrind will not give it); the
 #                 constant-time check runs in the plain build (scripts/test.sh).
@@ -90,13 +90,13 @@ export LSAN_OPTIONS="print_suppressions=0"
 export PYTEST_ADDOPTS="-k 'not test_tls_records_are_processed_inside_stitch and not test_tls13_key_schedule_runs_inside_stitch and not test_conf_moves_implicit_fetches_to_stitch'"
 
 echo "test-sanitizers.sh: not run under ASan:"
-echo "  ct.valgrind, ct.valgrind_kdf, ct.provider: valgrind cannot host an ASan process; they run in the plain build"
+echo "  ct.valgrind (and .avx2_key_*), ct.valgrind_kdf, ct.provider: valgrind cannot host an ASan process; they run in the plain build"
 echo "  openssl-cli: test_tls_records_are_processed_inside_stitch, test_tls13_key_schedule_runs_inside_stitch"
 echo "               (callgrind, valgrind again)"
 echo "  openssl-cli: test_conf_moves_implicit_fetches_to_stitch (stitch.so inside Python via ctypes;"
 echo "               the interpreter is not instrumented). The rest of openssl-cli runs."
 cd "$build"
-ctest --output-on-failure -j2 -E '^ct\.(valgrind(_kdf)?|provider(\.portable)?)$'
+ctest --output-on-failure -j2 -E '^ct\.(valgrind(_kdf|\.avx2_key_(lane|gpr))?|provider(\.portable)?)$'
 
 # Once more on its own, with full stacks through libcrypto (slower mallocs),
 # so a leak report names the stitch call that made the block.

@@ -50,7 +50,7 @@ struct alignas(32) BatchFrame {
     const uint8_t* in;    // at 672: the 512 bytes of input (Out::xor_input)
     uint8_t* out;         // at 680: and of output (in == out allowed), or the keystream buffer
     uint32_t rounds_left;  // at 688: the nine-block batch's loop count
-    uint32_t unused[3];
+    uint32_t pad[3];
     // The nine-block batch's ninth block (batch_nine): its input words, and
     // the four of its words the rounds keep in memory at any time.
     uint32_t lone_in[16];     // at 704

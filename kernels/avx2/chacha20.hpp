@@ -69,11 +69,7 @@ STITCH_INLINE_AVX2_BMI2 void keystream(const ChaChaState& st, U32x8 (&ks)[1][16]
 // the batch writes any output. The frame holds the key: wipe() it when done.
 class BatchRun {
 public:
-    STITCH_INLINE_AVX2_BMI2 explicit BatchRun(const ChaChaState& st) {
-        load_state(st, 0, frame_.x);
-        for (int i = 0; i < 4; ++i) frame_.lone_in[i] = kSigma[i];
-        for (int i = 0; i < 8; ++i) frame_.lone_in[4 + i] = st.key[i];
-    }
+    STITCH_INLINE_AVX2_BMI2 explicit BatchRun(const ChaChaState& st) { load_state(st, 0, frame_.x); }
 
     // The batch at st.ctr (the key words as at construction).
     STITCH_INLINE_AVX2_BMI2 void xor_batch(const ChaChaState& st, const uint8_t* in, uint8_t* out) {
@@ -97,6 +93,8 @@ public:
         uint32_t lanes[4] = {st.ctr[0], st.ctr[1], st.ctr[2], st.ctr[3]};
         chacha_advance(lanes, 1);
         set_counter(lanes);
+        for (int i = 0; i < 4; ++i) frame_.lone_in[i] = kSigma[i];
+        for (int i = 0; i < 8; ++i) frame_.lone_in[4 + i] = st.key[i];
         for (int i = 0; i < 4; ++i) frame_.lone_in[12 + i] = st.ctr[i];
         std::memcpy(frame_.lone_words, frame_.lone_in, sizeof frame_.lone_in);
         frame_.in = in, frame_.out = out;

@@ -1,7 +1,8 @@
 // The AVX2 set's cut-offs. One design serves every AVX2 CPU: its speed comes
 // from where the batch's rounds keep their words (avx2/batch_rounds.hpp),
-// not from per-CPU tuning, and no CPU has been measured at least 3% faster
-// with other values (docs/kernels.md, "The AVX2 set").
+// not from per-CPU tuning. One choice differs by CPU, where a measurement
+// showed it at least 3% faster (Zen 5: kKeyBesideBatchFamily); the
+// values here were measured where they say (docs/kernels.md, "The AVX2 set").
 #pragma once
 
 #include <cstddef>
@@ -27,9 +28,12 @@ inline constexpr size_t kOpenFirstMax = 4;
 // A seal of at least a batch of text computes block 0 (the Poly1305 key) in
 // general-purpose registers beside its first eight text blocks (one asm
 // statement, avx2/batch_rounds.hpp's batch_nine), rather than in lane 0
-// beside seven, on AMD family 0x1A (Zen 5) only: there a 1 KiB seal takes
-// two batches instead of three (measured: docs/kernels.md). Elsewhere the
-// ninth block's integer work was not measured.
+// beside seven, on AMD family 0x1A (Zen 5) only: a 1 KiB seal then takes
+// two batches instead of three. Measured on Zen 5 (December 2026, kernel):
+// 1 KiB 592 -> 558 ns; through EVP against the default, 512 B 1.27-1.33x ->
+// 1.36-1.41x, 1300 B 1.21-1.31x -> 1.55-1.73x (docs/benchmarks.md).
+// Elsewhere not measured: llvm-mca has the ninth block cost 23-35% of a
+// batch on Zen 2/3 and Intel cores.
 inline constexpr uint32_t kKeyBesideBatchFamily = 0x1a;
 
 // Opens of at most this many bytes with the MAC not keyed yet take the short

@@ -51,22 +51,21 @@ struct alignas(32) BatchFrame {
     uint8_t* out;         // at 680: and of output (in == out allowed), or the keystream buffer
     uint32_t rounds_left;  // at 688: the nine-block batch's loop count
     uint32_t pad[3];
-    // The nine-block batch's ninth block (batch_nine): its input words, and
-    // the four of its words the rounds keep in memory at any time.
-    uint32_t lone_in[16];     // at 704
-    uint32_t lone_words[16];  // at 768
+    // The nine-block batch's ninth block (batch_nine): on entry its counter
+    // words (12..15; its other input words are lane 0 of x), then the four
+    // of its words the rounds keep in memory, then its first 8 words out.
+    uint32_t lone_words[16];  // at 704
 
     // The key's words (and the rounds' row c); all of it, the MAC's key and
     // the ninth block too.
     STITCH_INLINE_AVX2_BMI2 void wipe_words() { simd::U32x8::wipe<20>(reinterpret_cast<simd::U32x8*>(this)); }
-    STITCH_INLINE_AVX2_BMI2 void wipe() { simd::U32x8::wipe<26>(reinterpret_cast<simd::U32x8*>(this)); }
+    STITCH_INLINE_AVX2_BMI2 void wipe() { simd::U32x8::wipe<24>(reinterpret_cast<simd::U32x8*>(this)); }
 };
-static_assert(sizeof(BatchFrame) == 26 * 32);
+static_assert(sizeof(BatchFrame) == 24 * 32);
 static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 &&
               offsetof(BatchFrame, s1) == 656 && offsetof(BatchFrame, mac_blocks) == 664 &&
               offsetof(BatchFrame, in) == 672 && offsetof(BatchFrame, out) == 680 &&
-              offsetof(BatchFrame, rounds_left) == 688 && offsetof(BatchFrame, lone_in) == 704 &&
-              offsetof(BatchFrame, lone_words) == 768);
+              offsetof(BatchFrame, rounds_left) == 688 && offsetof(BatchFrame, lone_words) == 704);
 
 // --- the asm text ----------------------------------------------------------
 #define STITCH_A0 "%%ymm0"
@@ -218,7 +217,7 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
 // general-purpose registers beside the eight in ymm, which leave the integer
 // units idle. Its words are 32-bit registers the compiler picks: rows a and
 // b always, and a pair of c words and a pair of d words, the other four in
-// frame.lone_words (at 768 + 4·i), swapped at fixed points as the vector
+// frame.lone_words (at 704 + 4·i), swapped at fixed points as the vector
 // rounds swap their c pair. At the top of each double round the pairs hold
 // c8, c9 (CP, CQ) and d13, d12 (DP, DQ). DP and DQ are the operands the
 // output code takes as its pointers (g0, g1) once the key is out. Thirteen
@@ -249,8 +248,18 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
     STITCH_SROL(d0, 8) STITCH_SROL(d1, 8)                                                                \
     STITCH_SADD(c0, d0) STITCH_SADD(c1, d1) STITCH_SXOR(b0, c0) STITCH_SXOR(b1, c1)                        \
     STITCH_SROL(b0, 7) STITCH_SROL(b1, 7)
-#define STITCH_SSTORE(r, i) "movl " r ", 768+4*" #i "(%[f])\n\t"
-#define STITCH_SLOAD(r, i) "movl 768+4*" #i "(%[f]), " r "\n\t"
+#define STITCH_SSTORE(r, i) "movl " r ", 704+4*" #i "(%[f])\n\t"
+#define STITCH_SLOAD(r, i) "movl 704+4*" #i "(%[f]), " r "\n\t"
+#define STITCH_XLOAD(r, i) "movl 32*" #i "(%[f]), " r "\n\t"  // input word i: lane 0 of frame.x[i]
+
+// The c and d pairs go home (the words named first) and four others come
+// in, as STITCH_SWAP_C does for the vector rounds' c pair; or one d word.
+#define STITCH_LONE_SWAP(cp_out, cq_out, dp_out, dq_out, cp_in, cq_in, dp_in, dq_in)            \
+    STITCH_SSTORE(STITCH_SCP, cp_out) STITCH_SSTORE(STITCH_SCQ, cq_out)                          \
+    STITCH_SSTORE(STITCH_SDP, dp_out) STITCH_SSTORE(STITCH_SDQ, dq_out)                          \
+    STITCH_SLOAD(STITCH_SCP, cp_in) STITCH_SLOAD(STITCH_SCQ, cq_in)                              \
+    STITCH_SLOAD(STITCH_SDP, dp_in) STITCH_SLOAD(STITCH_SDQ, dq_in)
+#define STITCH_LONE_SWAP_D(d, out, in) STITCH_SSTORE(d, out) STITCH_SLOAD(d, in)
 
 // Slot j of the double round holds the ninth block's quarter rounds of the
 // same place: columns (0, 4, 8, 12) (1, 5, 9, 13); c8, c9, d12, d13 out and
@@ -259,36 +268,34 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
 // c9, d13, d14 in; (2, 7, 8, 13) (3, 4, 9, 14); d14 out, d12 in.
 #define STITCH_LONE_SLOT_0                                                                       \
     STITCH_SQR_PAIR(STITCH_SA0, STITCH_SB0, STITCH_SCP, STITCH_SDQ, STITCH_SA1, STITCH_SB1, STITCH_SCQ, STITCH_SDP) \
-    STITCH_SSTORE(STITCH_SCP, 8) STITCH_SSTORE(STITCH_SCQ, 9)                                    \
-    STITCH_SSTORE(STITCH_SDQ, 12) STITCH_SSTORE(STITCH_SDP, 13)                                  \
-    STITCH_SLOAD(STITCH_SCP, 10) STITCH_SLOAD(STITCH_SCQ, 11)                                    \
-    STITCH_SLOAD(STITCH_SDP, 14) STITCH_SLOAD(STITCH_SDQ, 15)
+    STITCH_LONE_SWAP(8, 9, 13, 12, 10, 11, 14, 15)
 #define STITCH_LONE_SLOT_1                                                                       \
     STITCH_SQR_PAIR(STITCH_SA2, STITCH_SB2, STITCH_SCP, STITCH_SDP, STITCH_SA3, STITCH_SB3, STITCH_SCQ, STITCH_SDQ) \
-    STITCH_SSTORE(STITCH_SDP, 14) STITCH_SLOAD(STITCH_SDP, 12)
+    STITCH_LONE_SWAP_D(STITCH_SDP, 14, 12)
 #define STITCH_LONE_SLOT_2                                                                       \
     STITCH_SQR_PAIR(STITCH_SA0, STITCH_SB1, STITCH_SCP, STITCH_SDQ, STITCH_SA1, STITCH_SB2, STITCH_SCQ, STITCH_SDP) \
-    STITCH_SSTORE(STITCH_SCP, 10) STITCH_SSTORE(STITCH_SCQ, 11)                                  \
-    STITCH_SSTORE(STITCH_SDP, 12) STITCH_SSTORE(STITCH_SDQ, 15)                                  \
-    STITCH_SLOAD(STITCH_SCP, 8) STITCH_SLOAD(STITCH_SCQ, 9)                                      \
-    STITCH_SLOAD(STITCH_SDP, 13) STITCH_SLOAD(STITCH_SDQ, 14)
+    STITCH_LONE_SWAP(10, 11, 12, 15, 8, 9, 13, 14)
 #define STITCH_LONE_SLOT_3                                                                       \
     STITCH_SQR_PAIR(STITCH_SA2, STITCH_SB3, STITCH_SCP, STITCH_SDP, STITCH_SA3, STITCH_SB0, STITCH_SCQ, STITCH_SDQ) \
-    STITCH_SSTORE(STITCH_SDQ, 14) STITCH_SLOAD(STITCH_SDQ, 12)
+    STITCH_LONE_SWAP_D(STITCH_SDQ, 14, 12)
 #define STITCH_LONE_SLOT(j) STITCH_LONE_SLOT_##j
 
-// The ninth block's words into their registers (frame.lone_words holds its
-// input words on entry).
+// The ninth block's words into their registers: words 0..11 from lane 0 of
+// frame.x (c10, c11 into their frame slots through DP), the counter words
+// 12..15 from frame.lone_words, where the caller put them.
 #define STITCH_LONE_LOAD                                                                         \
-    STITCH_SLOAD(STITCH_SA0, 0) STITCH_SLOAD(STITCH_SA1, 1) STITCH_SLOAD(STITCH_SA2, 2)          \
-    STITCH_SLOAD(STITCH_SA3, 3) STITCH_SLOAD(STITCH_SB0, 4) STITCH_SLOAD(STITCH_SB1, 5)          \
-    STITCH_SLOAD(STITCH_SB2, 6) STITCH_SLOAD(STITCH_SB3, 7) STITCH_SLOAD(STITCH_SCP, 8)          \
-    STITCH_SLOAD(STITCH_SCQ, 9) STITCH_SLOAD(STITCH_SDQ, 12) STITCH_SLOAD(STITCH_SDP, 13)
+    STITCH_XLOAD(STITCH_SA0, 0) STITCH_XLOAD(STITCH_SA1, 1) STITCH_XLOAD(STITCH_SA2, 2)          \
+    STITCH_XLOAD(STITCH_SA3, 3) STITCH_XLOAD(STITCH_SB0, 4) STITCH_XLOAD(STITCH_SB1, 5)          \
+    STITCH_XLOAD(STITCH_SB2, 6) STITCH_XLOAD(STITCH_SB3, 7) STITCH_XLOAD(STITCH_SCP, 8)          \
+    STITCH_XLOAD(STITCH_SCQ, 9)                                                                  \
+    STITCH_XLOAD(STITCH_SDP, 10) STITCH_SSTORE(STITCH_SDP, 10)                                   \
+    STITCH_XLOAD(STITCH_SDP, 11) STITCH_SSTORE(STITCH_SDP, 11)                                   \
+    STITCH_SLOAD(STITCH_SDQ, 12) STITCH_SLOAD(STITCH_SDP, 13)
 
 // After the rounds, before the eight vector blocks go out: the ninth
-// block's words 0..7 with their input words added back (frame.lone_in)
+// block's words 0..7 with their input words added back (lane 0 of frame.x)
 // into frame.lone_words: block 0's first 32 bytes, the Poly1305 key.
-#define STITCH_LONE_KEY_WORD(r, i) "addl 704+4*" #i "(%[f]), " r "\n\t" STITCH_SSTORE(r, i)
+#define STITCH_LONE_KEY_WORD(r, i) "addl 32*" #i "(%[f]), " r "\n\t" STITCH_SSTORE(r, i)
 #define STITCH_LONE_KEY_OUT                                                                      \
     STITCH_LONE_KEY_WORD(STITCH_SA0, 0) STITCH_LONE_KEY_WORD(STITCH_SA1, 1)                      \
     STITCH_LONE_KEY_WORD(STITCH_SA2, 2) STITCH_LONE_KEY_WORD(STITCH_SA3, 3)                      \
@@ -374,8 +381,8 @@ STITCH_INLINE_AVX2_BMI2 void batch(BatchFrame& frame, mulx::PolyAcc& acc, const 
 
 // Nine blocks: frame.out[0..512) = frame.in ^ the keystream of the eight
 // blocks of frame.x (in == out allowed) and, in general-purpose registers
-// beside their rounds, a ninth whose input words are frame.lone_in (copied
-// into frame.lone_words by the caller), its first 32 bytes left in
+// beside their rounds, a ninth with lane 0's words but the counter words in
+// frame.lone_words[12..16), its first 32 bytes left in
 // frame.lone_words[0..8) as little-endian words.
 STITCH_INLINE_AVX2_BMI2 void batch_nine(BatchFrame& frame) {
     uint64_t sa[4], sb[4], scp, scq, g0, g1;
@@ -391,6 +398,9 @@ STITCH_INLINE_AVX2_BMI2 void batch_nine(BatchFrame& frame) {
 #undef STITCH_LONE_SLOT_1
 #undef STITCH_LONE_SLOT_2
 #undef STITCH_LONE_SLOT_3
+#undef STITCH_LONE_SWAP_D
+#undef STITCH_LONE_SWAP
+#undef STITCH_XLOAD
 #undef STITCH_SLOAD
 #undef STITCH_SSTORE
 #undef STITCH_SQR_PAIR

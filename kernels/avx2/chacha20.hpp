@@ -8,7 +8,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 #include "kernels/avx2/batch_rounds.hpp"
 #include "kernels/avx2/row_rounds.hpp"
@@ -93,10 +92,7 @@ public:
         uint32_t lanes[4] = {st.ctr[0], st.ctr[1], st.ctr[2], st.ctr[3]};
         chacha_advance(lanes, 1);
         set_counter(lanes);
-        for (int i = 0; i < 4; ++i) frame_.lone_in[i] = kSigma[i];
-        for (int i = 0; i < 8; ++i) frame_.lone_in[4 + i] = st.key[i];
-        for (int i = 0; i < 4; ++i) frame_.lone_in[12 + i] = st.ctr[i];
-        std::memcpy(frame_.lone_words, frame_.lone_in, sizeof frame_.lone_in);
+        for (int i = 0; i < 4; ++i) frame_.lone_words[12 + i] = st.ctr[i];
         frame_.in = in, frame_.out = out;
         batch_nine(frame_);
         for (int i = 0; i < 4; ++i)

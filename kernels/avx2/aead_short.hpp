@@ -1,11 +1,12 @@
-// Short opens (up to kShortOpenMax bytes, RFC 8439 §2.8): one run of the
-// row-layout rounds (avx2/row_rounds.hpp) gives block 0, the Poly1305 key,
-// in lane 0 and the text's keystream (one to three blocks) in the lanes
-// after it; the MAC is keyed from lane 0 and absorbs the ciphertext. A
-// whole-record open computes the tag over the ciphertext first and writes
-// (in ^ keystream) masked by the verdict: the plaintext of an authentic
-// record, zeros otherwise, with no branch on the tag. (Short seals take the
-// one pass, avx2/aead_pass.hpp, whose first call is the same keystream run.)
+// Short opens (up to kShortOpenMax bytes, RFC 8439 §2.8): the text's
+// keystream (one to three blocks) in the row layout (avx2/row_rounds.hpp),
+// with block 0, the Poly1305 key, in general-purpose registers beside the
+// rows' first half and the MAC keyed from it and absorbing the ciphertext
+// beside their second half. A whole-record open so has the tag over the
+// ciphertext when the rounds end and writes (in ^ keystream) masked by the
+// verdict: the plaintext of an authentic record, zeros otherwise, with no
+// branch on the tag. (Short seals take the one pass, avx2/aead_pass.hpp:
+// their MAC needs the ciphertext, so it cannot run beside the rounds.)
 // Included by the two entry points, avx2/aead_text.cpp and
 // avx2/aead_record.cpp.
 #pragma once
@@ -25,20 +26,94 @@ STITCH_INLINE_AVX2_BMI2 void keyed_keystream(AeadState& st, U32x8 (&ks)[1][16], 
     chacha_advance(st.chacha.ctr, n);
 }
 
-// Block 0 and the keystream of blocks_for(len) text blocks (0..3) in lanes
-// 1.. of ks, the counter advanced past them, and the MAC keyed from lane 0;
-// returns its accumulator. Requires !st.mac_keyed.
-STITCH_INLINE_AVX2_BMI2 mulx::PolyAcc keying_keystream(AeadState& st, U32x8 (&ks)[1][16], size_t len) {
+// Pair p's rows after the rounds, plus their input, as blocks 2p and 2p + 1
+// of ks (the keystream layout of avx2/chacha20.hpp).
+STITCH_INLINE_AVX2_BMI2 void rows_out(U32x8 (&ks)[1][16], const U32x8* in, size_t p, __m256i ra, __m256i rb,
+                                      __m256i rc, __m256i rd) {
+    const U32x8 a = U32x8(ra) + in[4 * p], b = U32x8(rb) + in[4 * p + 1];
+    const U32x8 c = U32x8(rc) + in[4 * p + 2], d = U32x8(rd) + in[4 * p + 3];
+    ks[0][2 * p] = U32x8::halves<false>(a, b);
+    ks[0][2 * p + 1] = U32x8::halves<true>(a, b);
+    ks[0][8 + 2 * p] = U32x8::halves<false>(c, d);
+    ks[0][8 + 2 * p + 1] = U32x8::halves<true>(c, d);
+}
+
+// The text's keystream (blocks 1..n from the counter, n = blocks_for(len),
+// 1..3) in the row layout, with block 0 in general-purpose registers and the
+// MAC beside the rows, so the rounds and the MAC overlap instead of
+// following each other: block 0 takes its ten double rounds beside the
+// rows' first `key_rounds` (two beside each of the first 10 - key_rounds),
+// the MAC is keyed from it, and the ciphertext ct[0..len) is absorbed in
+// equal runs of whole Poly1305 blocks beside the rows' other double rounds.
+// The keystream lands in lanes 0..n-1 of ks and the counter is advanced
+// past it; returns the accumulator with the whole text absorbed. Requires
+// !st.mac_keyed and 1 <= len <= kShortMax (192: three blocks, two pairs).
+template <size_t Pairs>
+STITCH_INLINE_AVX2_BMI2 mulx::PolyAcc open_beside_rows(AeadState& st, U32x8 (&ks)[1][16], const uint8_t* ct,
+                                                       size_t len) {
+    // The rows' double rounds with the MAC beside them: one for each four
+    // Poly1305 blocks of text, one to five. Measured on Zen 5 (December 2026,
+    // core cycles of a whole-record open with its nonce and AAD): 64 B 775
+    // -> 567-600 with two, 640 with four; 128 B 850 -> 595 with three or
+    // four; 192 B 905 -> 830 with four. (The ten scalar double rounds must fit
+    // beside the rest, two a row round at most: five at most.)
+    const size_t text_blocks = (len + kPolyBlock - 1) / kPolyBlock;
+    const size_t mac_rounds = std::clamp<size_t>((text_blocks + 1 + 3) / 4, 1, 5);  // with the AAD block
+    const size_t key_rounds = 10 - mac_rounds;
+
+    U32x8 in[4 * Pairs];
+    for (size_t p = 0; p < Pairs; ++p) load_rows(st.chacha, 1 + 2 * p, in + 4 * p);
+    RowRegs<Pairs> r;
+    r.a0 = in[0].raw(), r.b0 = in[1].raw(), r.c0 = in[2].raw(), r.d0 = in[3].raw();
+    if constexpr (Pairs == 2) r.a1 = in[4].raw(), r.b1 = in[5].raw(), r.c1 = in[6].raw(), r.d1 = in[7].raw();
+    // The input rows wait in memory until the end: kept in registers beside
+    // two pairs' rows they left too few, and g++ 12 spilled the rows inside
+    // the rounds instead.
+    __asm__ volatile("" : "+m"(in));
+    x86::ScalarBlock block0(st.chacha);
+    for (size_t i = 0; i < key_rounds; ++i) {
+        rows_double_round(r);
+        block0.double_round();
+        if (i < mac_rounds) block0.double_round();
+    }
     mulx::PolyAcc acc;
+    key_mac(st, acc, block0);
+    wipe_object(block0);
+    // The head first (on the OpenSSH grid the held-back length's block is
+    // topped up from the text), then whole blocks in equal runs beside the
+    // rounds, and the partial last block buffered after them: no byte
+    // copies beside the rounds.
+    size_t mac = 0;
+    absorb_head(st.mac, acc, ct, mac, len);
+    const size_t whole = (len - mac) / kPolyBlock, run = (whole + mac_rounds - 1) / mac_rounds;
+    for (size_t i = 0, done = 0; i < mac_rounds; ++i) {
+        rows_double_round(r);
+        const size_t n = std::min(run, whole - done);
+        mulx::blocks(acc, ct + mac + done * kPolyBlock, n);
+        done += n;
+    }
+    mac += whole * kPolyBlock;
+    if (mac < len) mac_update(acc, st.mac, ct + mac, len - mac);
+    // Rows plus their input; pair p is blocks 2p and 2p + 1 of the text.
+    rows_out(ks, in, 0, r.a0, r.b0, r.c0, r.d0);
+    if constexpr (Pairs == 2) rows_out(ks, in, 1, r.a1, r.b1, r.c1, r.d1);
+    U32x8::wipe<4 * Pairs>(in);  // the key's words
+    chacha_advance(st.chacha.ctr, 1 + blocks_for(len));
+    return acc;
+}
+
+// Block 0, the keystream of the text's blocks_for(len) (0..3) blocks in
+// lanes 0.., the counter past them, and the MAC keyed and the ciphertext
+// ct[0..len) absorbed; returns the accumulator. Requires !st.mac_keyed.
+STITCH_INLINE_AVX2_BMI2 mulx::PolyAcc keyed_open_keystream(AeadState& st, U32x8 (&ks)[1][16], const uint8_t* ct,
+                                                           size_t len) {
     if (len == 0) {
+        mulx::PolyAcc acc;
         key_mac_alone(st, acc);
         return acc;
     }
-    const size_t lanes = 1 + blocks_for(len);
-    keystream_upto(st.chacha, ks, lanes);
-    chacha_advance(st.chacha.ctr, lanes);
-    key_mac(st, acc, ks[0], 0);
-    return acc;
+    if (blocks_for(len) <= 2) return open_beside_rows<1>(st, ks, ct, len);
+    return open_beside_rows<2>(st, ks, ct, len);
 }
 
 // out[0..len) = (in ^ keystream from lane first) & keep, len <= 448, keep
@@ -66,11 +141,10 @@ STITCH_INLINE_AVX2_BMI2 void masked_xor(const U32x8 (&ks)[1][16], size_t first, 
 // the XOR overwrites it (in == out).
 STITCH_INLINE_AVX2_BMI2 void short_open(AeadState& st, const uint8_t* in, uint8_t* out, size_t len) {
     U32x8 ks[1][16];
-    mulx::PolyAcc acc = keying_keystream(st, ks, len);
-    mac_update(acc, st.mac, in, len);
-    emit(st, ks, 1, in, out, len);
+    mulx::PolyAcc acc = keyed_open_keystream(st, ks, in, len);
+    emit(st, ks, 0, in, out, len);
     mulx::store(st.mac, acc);
-    wipe_upto(ks, 1 + blocks_for(len));
+    wipe_upto(ks, blocks_for(len));
 }
 
 }  // namespace stitch::kern::avx2

@@ -116,15 +116,15 @@ private:
 // register holds one row of two blocks, so nothing spills and nothing needs
 // a transpose, and the critical path is shorter than a batch's.
 
-// Rows of block pair p (blocks 2p, 2p + 1 from st.ctr) into r[0..4).
-STITCH_INLINE_AVX2_BMI2 void load_rows(const ChaChaState& st, size_t p, U32x8 r[4]) {
+// Rows of the block pair `first`, first + 1 (counted from st.ctr) into r[0..4).
+STITCH_INLINE_AVX2_BMI2 void load_rows(const ChaChaState& st, uint64_t first, U32x8 r[4]) {
     r[0] = U32x8::words(kSigma[0], kSigma[1], kSigma[2], kSigma[3], kSigma[0], kSigma[1], kSigma[2], kSigma[3]);
     r[1] = U32x8::words(st.key[0], st.key[1], st.key[2], st.key[3], st.key[0], st.key[1], st.key[2], st.key[3]);
     r[2] = U32x8::words(st.key[4], st.key[5], st.key[6], st.key[7], st.key[4], st.key[5], st.key[6], st.key[7]);
     uint32_t lo[4] = {st.ctr[0], st.ctr[1], st.ctr[2], st.ctr[3]};
     uint32_t hi[4] = {st.ctr[0], st.ctr[1], st.ctr[2], st.ctr[3]};
-    chacha_advance(lo, 2 * p);
-    chacha_advance(hi, 2 * p + 1);
+    chacha_advance(lo, first);
+    chacha_advance(hi, first + 1);
     r[3] = U32x8::words(lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]);
 }
 
@@ -134,7 +134,7 @@ template <size_t Pairs>
 STITCH_INLINE_AVX2_BMI2 void keystream_rows(const ChaChaState& st, U32x8 (&ks)[1][16]) {
     static_assert(Pairs == 1 || Pairs == 2);
     RowFrame frame;
-    for (size_t p = 0; p < Pairs; ++p) load_rows(st, p, frame.in + 4 * p);
+    for (size_t p = 0; p < Pairs; ++p) load_rows(st, 2 * p, frame.in + 4 * p);
     frame.out = reinterpret_cast<uint8_t*>(ks[0]);
     if constexpr (Pairs == 1)
         rows_keystream_1(frame);

@@ -19,6 +19,7 @@ CHACHA = "kernels/avx2/chacha20.hpp"
 PASS = "kernels/avx2/aead_pass.hpp"
 SCALAR = "kernels/x86/scalar_block.hpp"
 AEAD = "kernels/avx2/aead.hpp"
+SHORT = "kernels/avx2/aead_short.hpp"
 mutants = [
     # The memory swap points.
     ("column swap brings c11 in where c10 belongs", ROUNDS,
@@ -102,6 +103,25 @@ mutants = [
      "key[i] = frame_.lone_words[2 * i + 1] | uint64_t(frame_.lone_words[2 * i]) << 32;"),
     ("seal after block 0 beside a batch: the counter advanced eight", PASS,
      "chacha_advance(st_.chacha.ctr, 1 + kBatchBlocks);", "chacha_advance(st_.chacha.ctr, kBatchBlocks);"),
+    # Short opens: block 0 and the MAC beside the text's rows (avx2/aead_short.hpp).
+    ("short open: block 0 one double round short", SHORT,
+     "if (i < mac_rounds) block0.double_round();", "if (i + 1 < mac_rounds) block0.double_round();"),
+    ("short open: the rows start at block 0's counter", SHORT,
+     "load_rows(st.chacha, 1 + 2 * p, in + 4 * p);", "load_rows(st.chacha, 2 * p, in + 4 * p);"),
+    ("short open: MAC runs rounded down (the last whole blocks left out)", SHORT,
+     "run = (whole + mac_rounds - 1) / mac_rounds;", "run = whole / mac_rounds;"),
+    ("short open: one MAC run fewer", SHORT,
+     "for (size_t i = 0, done = 0; i < mac_rounds; ++i) {", "for (size_t i = 0, done = 0; i + 1 < mac_rounds; ++i) {"),
+    ("short open: the partial last block not absorbed", SHORT,
+     "if (mac < len) mac_update(acc, st.mac, ct + mac, len - mac);", "if (false) mac_update(acc, st.mac, ct + mac, len - mac);"),
+    ("short open: the OpenSSH grid's held-back block not topped up first", SHORT,
+     "    absorb_head(st.mac, acc, ct, mac, len);\n", ""),
+    ("short open: the counter not advanced past block 0", SHORT,
+     "chacha_advance(st.chacha.ctr, 1 + blocks_for(len));", "chacha_advance(st.chacha.ctr, blocks_for(len));"),
+    ("short open: bytes 0..31 of the odd block from the low halves", SHORT,
+     "ks[0][2 * p + 1] = U32x8::halves<true>(a, b);", "ks[0][2 * p + 1] = U32x8::halves<false>(a, b);"),
+    ("rows beside other work: pair 1's diagonal turns rows c and d the wrong way", ROWS,
+     'STITCH_DIAGONALIZE("%[a1]", "%[c1]", "%[d1]")', 'STITCH_DIAGONALIZE("%[a1]", "%[d1]", "%[c1]")'),
 ]
 sel = [a for a in sys.argv[1:] if a.isdigit()]
 target = "test_kernel_sets"

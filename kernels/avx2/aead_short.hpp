@@ -52,11 +52,12 @@ template <size_t Pairs>
 STITCH_INLINE_AVX2_BMI2 mulx::PolyAcc open_beside_rows(AeadState& st, U32x8 (&ks)[1][16], const uint8_t* ct,
                                                        size_t len) {
     // The rows' double rounds with the MAC beside them: one for each four
-    // Poly1305 blocks of text, one to five. Measured on Zen 5 (December 2026,
-    // core cycles of a whole-record open with its nonce and AAD): 64 B 775
-    // -> 567-600 with two, 640 with four; 128 B 850 -> 595 with three or
-    // four; 192 B 905 -> 830 with four. (The ten scalar double rounds must fit
-    // beside the rest, two a row round at most: five at most.)
+    // Poly1305 blocks of text and AAD, one to five (two of block 0's beside
+    // each row round at most, so ten fit in the other five or more). Splits
+    // measured on Zen 5 (December 2026, core cycles of a whole-record open
+    // with its nonce and AAD): 64 B two 567-600, four 640; 128 B three or
+    // four 595. This tree: 64 B 778 -> 558, 128 B 852 -> 570, 192 B 910 ->
+    // 716 against the MAC after the rounds (docs/benchmarks.md).
     const size_t text_blocks = (len + kPolyBlock - 1) / kPolyBlock;
     const size_t mac_rounds = std::clamp<size_t>((text_blocks + 1 + 3) / 4, 1, 5);  // with the AAD block
     const size_t key_rounds = 10 - mac_rounds;

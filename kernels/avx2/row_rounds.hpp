@@ -120,9 +120,9 @@ struct RowRegs<2> {
 // One double round of the rows in r, in registers the compiler picks, for
 // code that runs other work between double rounds (avx2/aead_short.hpp:
 // block 0 and the MAC beside the text's rows). The same lines as the loops
-// above, with the shift temporaries the compiler's too (named ymm14/15,
-// g++ 12 shuffled the rows between registers after every double round and
-// spilled one of them).
+// above, but the shift temporaries are operands too: with ymm14/15
+// clobbered instead, g++ 12 moved the rows between registers after every
+// double round and spilled one of them.
 #pragma push_macro("STITCH_T0")
 #pragma push_macro("STITCH_T1")
 #undef STITCH_T0

@@ -12,6 +12,7 @@
 
 #include "kernels/aead.hpp"
 #include "kernels/avx2/chacha20.hpp"
+#include "kernels/avx2/set.hpp"
 #include "kernels/x86/aead_mac.hpp"
 #include "kernels/x86/scalar_block.hpp"
 #include "kernels/x86/poly1305_mulx.hpp"
@@ -35,14 +36,21 @@ STITCH_INLINE_AVX2_BMI2 void key_mac(AeadState& st, mulx::PolyAcc& acc, const U3
     key_mac(st, acc, k);
 }
 
-// key_mac with block 0 computed alone in general-purpose registers (no text
-// block beside it: a lone block runs faster there than in the row layout,
-// x86/scalar_block.hpp); the counter advanced past it.
+// key_mac with block 0 computed alone (no text block beside it), in
+// general-purpose registers or as a row pair, whichever the CPU rule says
+// is quicker (avx2/tuning.hpp); the counter advanced past it.
 STITCH_INLINE_AVX2_BMI2 void key_mac_alone(AeadState& st, mulx::PolyAcc& acc) {
-    x86::ScalarBlock block0(st.chacha);
-    block0.rounds();
-    key_mac(st, acc, block0);
-    wipe_object(block0);
+    if (kLoneBlockInGpr) {
+        x86::ScalarBlock block0(st.chacha);
+        block0.rounds();
+        key_mac(st, acc, block0);
+        wipe_object(block0);
+    } else {
+        U32x8 ks[1][16];
+        keystream_rows<1>(st.chacha, ks);
+        key_mac(st, acc, ks[0], 0);
+        wipe_upto(ks, 1);  // block 0, and block 1's keystream
+    }
     chacha_advance(st.chacha.ctr, 1);
 }
 

@@ -26,10 +26,6 @@
 
 namespace stitch::kern::avx2 {
 
-// Whether a seal's first batch has block 0 beside it in general registers:
-// read once, at load (avx2/set.hpp).
-inline const bool kKeyBesideBatch = key_beside_batch_here();
-
 // One aead_text call: where the text and the MAC have got to.
 class Pass {
 public:

@@ -23,19 +23,20 @@ bool aead_open_record_avx2(AeadState& st, const uint8_t* in, uint8_t* out, size_
     }
     U32x8 ks[1][16];
     mulx::PolyAcc acc;
+    size_t first = 0;  // the lane of the text's first block
     if (st.mac_keyed) {
         keyed_keystream(st, ks, len);
         acc = mulx::load(st.mac);
         avx2::mac_update(acc, st.mac, in, len);
     } else {
-        acc = keyed_open_keystream(st, ks, in, len);  // the MAC beside the rounds
+        acc = keyed_open_keystream(st, ks, in, len, first);
     }
     mulx::store(st.mac, acc);
     // Nothing is written before the verdict, so in == out still holds the
     // ciphertext here.
     const uint8_t keep = tag_verdict(st, tag);
-    masked_xor(ks, 0, in, out, len, keep);
-    avx2::wipe_upto(ks, blocks_for(len));
+    masked_xor(ks, first, in, out, len, keep);
+    avx2::wipe_upto(ks, first + blocks_for(len));
     U32x8::zero_registers();
     return keep != 0;
 }

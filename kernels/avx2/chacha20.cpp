@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "kernels/avx2/kernels.hpp"
+#include "kernels/avx2/set.hpp"
 #include "kernels/bytes.hpp"
 #include "kernels/x86/scalar_block.hpp"
 
@@ -31,9 +32,10 @@ STITCH_INLINE_AVX2_BMI2 void emit_blocks(const U32x8 (&ks)[1][16], size_t n, con
 }
 
 // n (1..8) blocks from one keystream call; a lone block in general-purpose
-// registers (x86/scalar_block.hpp).
+// registers (x86/scalar_block.hpp) where the CPU rule says so
+// (avx2/tuning.hpp), else as a row pair.
 STITCH_INLINE_AVX2_BMI2 void run(ChaChaState& st, const uint8_t*& in, uint8_t*& out, size_t n) {
-    if (n == 1) {
+    if (n == 1 && avx2::kLoneBlockInGpr) {
         x86::lone_block(st, in, out);
         if (in) in += kChaChaBlock;
         out += kChaChaBlock;

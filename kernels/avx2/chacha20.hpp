@@ -117,15 +117,14 @@ private:
 // a transpose, and the critical path is shorter than a batch's.
 
 // Rows of the block pair `first`, first + 1 (counted from st.ctr) into r[0..4).
+// Each row is a 16-byte load into both halves, the counters (chacha_advance's
+// 64-bit number in words 12..13) one 64-bit add: built word by word, g++ 12
+// assembled them in general registers and through the stack.
 STITCH_INLINE_AVX2_BMI2 void load_rows(const ChaChaState& st, uint64_t first, U32x8 r[4]) {
-    r[0] = U32x8::words(kSigma[0], kSigma[1], kSigma[2], kSigma[3], kSigma[0], kSigma[1], kSigma[2], kSigma[3]);
-    r[1] = U32x8::words(st.key[0], st.key[1], st.key[2], st.key[3], st.key[0], st.key[1], st.key[2], st.key[3]);
-    r[2] = U32x8::words(st.key[4], st.key[5], st.key[6], st.key[7], st.key[4], st.key[5], st.key[6], st.key[7]);
-    uint32_t lo[4] = {st.ctr[0], st.ctr[1], st.ctr[2], st.ctr[3]};
-    uint32_t hi[4] = {st.ctr[0], st.ctr[1], st.ctr[2], st.ctr[3]};
-    chacha_advance(lo, first);
-    chacha_advance(hi, first + 1);
-    r[3] = U32x8::words(lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]);
+    r[0] = U32x8::both_halves(kSigma);
+    r[1] = U32x8::both_halves(st.key);
+    r[2] = U32x8::both_halves(st.key + 4);
+    r[3] = U32x8::both_halves(st.ctr).plus_u64(first, first + 1);
 }
 
 // Pairs block pairs (two or four blocks from st.ctr) into ks[0..2·Pairs) and

@@ -39,15 +39,44 @@ const Impl* preferred(const CpuFeatures& f) noexcept { return allowed(f); }
 
 bool allows(const CpuFeatures& f, const Impl&) noexcept { return allowed(f) != nullptr; }
 
+namespace {
+
+// AMD family 0x19 holds Zen 3 and Zen 4: Zen 4 is models 0x10-0x1f (Genoa),
+// 0x60-0x7f (Raphael, Phoenix) and 0xa0-0xaf (Bergamo, Siena).
+bool zen4(const CpuFeatures& f) {
+    if (f.vendor != CpuVendor::amd || f.family != 0x19) return false;
+    const uint32_t m = f.model;
+    return (m >= 0x10 && m <= 0x1f) || (m >= 0x60 && m <= 0x7f) || (m >= 0xa0 && m <= 0xaf);
+}
+
+// STITCH_AVX2_KEY_BLOCK=lane|gpr puts block 0 and lone blocks in the
+// vector lanes, or in general-purpose registers, whatever the CPU; -1 when
+// unset.
+int forced_block_place() {
+    const char* env = std::getenv("STITCH_AVX2_KEY_BLOCK");
+    if (env && std::strcmp(env, "lane") == 0) return 0;
+    if (env && std::strcmp(env, "gpr") == 0) return 1;
+    return -1;
+}
+
+}  // namespace
+
 bool key_beside_batch(const CpuFeatures& f) noexcept {
-    return f.vendor == CpuVendor::amd && f.family == kKeyBesideBatchFamily;
+    return (f.vendor == CpuVendor::amd && f.family == kKeyBesideBatchFamily) || zen4(f);
+}
+
+bool lone_block_in_gpr(const CpuFeatures& f) noexcept {
+    return f.vendor == CpuVendor::amd && f.family == kLoneBlockInGprFamily;
 }
 
 bool key_beside_batch_here() noexcept {
-    const char* env = std::getenv("STITCH_AVX2_KEY_BLOCK");
-    if (env && std::strcmp(env, "lane") == 0) return false;
-    if (env && std::strcmp(env, "gpr") == 0) return true;
-    return key_beside_batch(cpu_features_raw());
+    const int forced = forced_block_place();
+    return forced >= 0 ? forced == 1 : key_beside_batch(cpu_features_raw());
+}
+
+bool lone_block_in_gpr_here() noexcept {
+    const int forced = forced_block_place();
+    return forced >= 0 ? forced == 1 : lone_block_in_gpr(cpu_features_raw());
 }
 
 }  // namespace stitch::kern::avx2

@@ -22,12 +22,21 @@ const Impl* preferred(const CpuFeatures& masked) noexcept;
 // Whether the masked features let this CPU run `impl` (the one of impls()).
 bool allows(const CpuFeatures& masked, const Impl& impl) noexcept;
 
-// Whether a seal's first batch runs block 0 in general-purpose registers
-// beside eight text blocks (avx2/tuning.hpp): only where that was measured
-// faster. key_beside_batch_here() is this CPU's answer, or what
-// STITCH_AVX2_KEY_BLOCK=lane|gpr says (tests and measurements run either
-// anywhere); read once, at load (avx2/aead_pass.hpp).
+// Where block 0 and lone blocks run (avx2/tuning.hpp), each only where
+// that was measured faster:
+//   key_beside_batch   a seal's first batch runs block 0 in general-purpose
+//                      registers beside eight text blocks (Zen 4, Zen 5)
+//   lone_block_in_gpr  a block with no batch beside it runs in
+//                      general-purpose registers, not as a row pair (Zen 5)
+// The _here() forms are this CPU's answers, or what
+// STITCH_AVX2_KEY_BLOCK=lane|gpr says for both (tests and measurements run
+// either anywhere); read once, at load (kKeyBesideBatch, kLoneBlockInGpr).
 bool key_beside_batch(const CpuFeatures& f) noexcept;
 bool key_beside_batch_here() noexcept;
+bool lone_block_in_gpr(const CpuFeatures& f) noexcept;
+bool lone_block_in_gpr_here() noexcept;
+
+inline const bool kKeyBesideBatch = key_beside_batch_here();
+inline const bool kLoneBlockInGpr = lone_block_in_gpr_here();
 
 }  // namespace stitch::kern::avx2

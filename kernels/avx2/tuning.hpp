@@ -1,8 +1,9 @@
 // The AVX2 set's cut-offs. One design serves every AVX2 CPU: its speed comes
 // from where the batch's rounds keep their words (avx2/batch_rounds.hpp),
-// not from per-CPU tuning. One choice differs by CPU, where a measurement
-// showed it at least 3% faster (Zen 5: kKeyBesideBatchFamily); the
-// values here were measured where they say (docs/kernels.md, "The AVX2 set").
+// not from per-CPU tuning. Two choices differ by CPU, where a measurement
+// showed it at least 3% faster: where block 0 and lone blocks run (Zen 4
+// and Zen 5, below); the values here were measured where they say
+// (docs/kernels.md, "The AVX2 set").
 #pragma once
 
 #include <cstddef>
@@ -25,16 +26,32 @@ inline constexpr size_t kVectorPolyMin = 20;
 // 305, a 576-byte one 400 -> 490.
 inline constexpr size_t kOpenFirstMax = 4;
 
-// A seal of at least a batch of text computes block 0 (the Poly1305 key) in
-// general-purpose registers beside its first eight text blocks (one asm
-// statement, avx2/batch_rounds.hpp's batch_nine), rather than in lane 0
-// beside seven, on AMD family 0x1A (Zen 5) only: a 1 KiB seal then takes
-// two batches instead of three. Measured on Zen 5 (December 2026, kernel):
-// 1 KiB 592 -> 558 ns; through EVP against the default, 512 B 1.27-1.33x ->
-// 1.36-1.41x, 1300 B 1.21-1.31x -> 1.55-1.73x (docs/benchmarks.md).
-// Elsewhere not measured: llvm-mca has the ninth block cost 23-35% of a
-// batch on Zen 2/3 and Intel cores.
-inline constexpr uint32_t kKeyBesideBatchFamily = 0x1a;
+// Where block 0 (the Poly1305 key), or a block with no other blocks beside
+// it, runs: in general-purpose registers, on the integer units the vector
+// rounds leave idle, or in a lane of the vector rounds. Two rules, each
+// measured where it names a CPU and the design elsewhere (avx2/set.cpp):
+//
+// A seal of at least a batch of text computes block 0 in general-purpose
+// registers beside its first eight text blocks (one asm statement,
+// avx2/batch_rounds.hpp's batch_nine), rather than in lane 0 beside seven,
+// on AMD Zen 4 and Zen 5: a 1 KiB seal then takes two batches instead of
+// three. Measured (kernel, December 2026): Zen 5 1 KiB 592 -> 558 ns; Zen 4
+// (EPYC model 0x11, AVX-512 hidden; its client and Zen 4c models are the
+// same core, not measured) 512 B 386-398 -> 328-331 ns, 1 KiB 553-559 -> 482-487,
+// 1300 B 663-1027 -> 610-632, 4 KiB 1462-2164 -> 1384-1386. Elsewhere not
+// measured: llvm-mca has the ninth block cost 23-35% of a batch on Zen 2/3
+// and Intel cores.
+inline constexpr uint32_t kKeyBesideBatchFamily = 0x1a;  // and Zen 4 (family 0x19, set.cpp)
+
+// A block with nothing beside it (raw ChaCha20's single block, block 0 of a
+// record with no text, block 0 and the text of a short open) runs in
+// general-purpose registers on Zen 5 only, where every ymm operation takes
+// two cycles: one block's ten double rounds ~300 cycles there against ~490
+// for a row pair. Where they take one (Zen 4, measured: a row pair 332
+// cycles against 426 in general registers, stitch_core_bounds; Zen 2/3 and
+// Intel, unmeasured) a row pair is the quicker, as OpenSSL's default
+// provider runs one block in a vector register there.
+inline constexpr uint32_t kLoneBlockInGprFamily = 0x1a;
 
 // Opens of at most this many bytes with the MAC not keyed yet take the short
 // path (avx2/aead_short.hpp): the key block and the MAC beside one run of

@@ -7,6 +7,7 @@
 #include "kernels/avx512/chacha20.hpp"
 
 #include <cstdlib>
+#include <cstring>
 
 #include "kernels/avx512/kernels.hpp"
 #include "kernels/avx512/set.hpp"
@@ -67,6 +68,16 @@ const bool kTwoBatches = [] {
     return avx512::chacha_two_batches(cpu_features_raw());
 }();
 
+// Whether a single block runs in general-purpose registers (the CPU table,
+// avx512/set.cpp) or as a row pair: read once, at load, or from
+// STITCH_AVX512_LONE_BLOCK=gpr|rows, which tests use to run either anywhere.
+const bool kLoneBlockInGpr = [] {
+    const char* env = std::getenv("STITCH_AVX512_LONE_BLOCK");
+    if (env && std::strcmp(env, "gpr") == 0) return true;
+    if (env && std::strcmp(env, "rows") == 0) return false;
+    return avx512::lone_block_in_gpr(cpu_features_raw());
+}();
+
 // n <= 2 blocks in the row layout on ymm: on Zen 4 a lone block in ~360
 // cycles, against ~440 on zmm (the zmm shuffles of the diagonal steps are
 // slower).
@@ -105,7 +116,7 @@ void chacha20_blocks(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t nb
         batch<8>(st, in, out, nblocks, to);
     else if (nblocks > 2)
         rows(st, in, out, nblocks, to);
-    else if (nblocks == 2)
+    else if (nblocks == 2 || (nblocks == 1 && !kLoneBlockInGpr))
         rows2(st, in, out, nblocks, to);
     else if (nblocks == 1)
         x86::lone_block(st, in, out);  // general-purpose registers: x86/scalar_block.hpp

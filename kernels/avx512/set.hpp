@@ -38,6 +38,11 @@ size_t ifma_zmm_min_blocks(const CpuFeatures& f) noexcept;
 // (a measured row's choice; one elsewhere).
 bool chacha_two_batches(const CpuFeatures& f) noexcept;
 
+// Whether raw ChaCha20's single block runs in general-purpose registers on
+// this CPU (a measured row's choice: Zen 5) or, everywhere else, as a ymm
+// row pair, the vector width OpenSSL's default provider runs one block in.
+bool lone_block_in_gpr(const CpuFeatures& f) noexcept;
+
 // Why: the table row that decided (with its measurement), or the default rule.
 const char* evidence(const CpuFeatures& f) noexcept;
 

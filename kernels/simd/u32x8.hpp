@@ -90,6 +90,17 @@ public:
         return U32x8(_mm256_permute2x128_si256(a.v_, b.v_, Hi ? 0x31 : 0x20));
     }
 
+    // Words p[0..4) in both halves: one row of the row layout for two blocks.
+    STITCH_INLINE_AVX2_BMI2 static U32x8 both_halves(const uint32_t* p) {
+        return U32x8(_mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
+    }
+    // Adds lo to the 64-bit number in words 0..1 and hi to the one in words
+    // 4..5 (little-endian, the carry staying inside each): the row layout's
+    // counters, two blocks apart.
+    STITCH_INLINE_AVX2_BMI2 U32x8 plus_u64(uint64_t lo, uint64_t hi) const {
+        return U32x8(_mm256_add_epi64(v_, _mm256_setr_epi64x(int64_t(lo), 0, int64_t(hi), 0)));
+    }
+
     STITCH_INLINE_AVX2_BMI2 static U32x8 words(uint32_t w0, uint32_t w1, uint32_t w2, uint32_t w3, uint32_t w4,
                                                uint32_t w5, uint32_t w6, uint32_t w7) {
         return U32x8(_mm256_setr_epi32(int(w0), int(w1), int(w2), int(w3), int(w4), int(w5), int(w6), int(w7)));

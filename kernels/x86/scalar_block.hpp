@@ -1,7 +1,8 @@
 // One ChaCha20 block in general-purpose registers: block 0 of a message (the
-// Poly1305 key) beside the AVX-512 set's first batch, and in both vector sets
-// a block that runs alone (raw ChaCha20's single block, lone_block; in the
-// AVX2 set also block 0 with no text beside it).
+// Poly1305 key) beside the AVX-512 set's first batch, and a block that runs
+// alone (raw ChaCha20's single block, lone_block) in the AVX-512 set, and in
+// the AVX2 set where its CPU rule says so (Zen 5: avx2/tuning.hpp), with
+// block 0 when no text is beside it.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +20,9 @@ namespace stitch::kern::x86 {
 // general-purpose registers take one-cycle adds, XORs and rotates, where the
 // row layout (avx2/row_rounds.hpp) adds three shuffles a half round and, on
 // Zen 5, two-cycle vector operations: there the ten double rounds took ~300
-// cycles against ~490 for a row pair (measured, December 2026).
+// cycles against ~490 for a row pair (measured, December 2026). Where vector
+// operations take one cycle the row pair wins: Zen 4 332 cycles against 426
+// here (stitch_core_bounds, December 2026), four integer units to Zen 5's six.
 struct ScalarBlock {
     uint32_t x[16];
 

@@ -79,8 +79,8 @@ mutants = [
     ("lone block: the counter not advanced", SCALAR,
      "    wipe_object(block);\n    chacha_advance(st.ctr, 1);", "    wipe_object(block);"),
     ("lone key block: the text starts at block 0", AEAD,
-     "    wipe_object(block0);\n    chacha_advance(st.chacha.ctr, 1);", "    wipe_object(block0);"),
-    # A seal's block 0 in general registers beside its first batch (batch_nine; Zen 5's choice).
+     "    }\n    chacha_advance(st.chacha.ctr, 1);\n}", "    }\n}"),
+    # A seal's block 0 in general registers beside its first batch (batch_nine; Zen 4 and Zen 5).
     ("ninth block: slot 1 brings d13 in where d12 belongs", ROUNDS,
      "STITCH_LONE_SWAP_D(STITCH_SDP, 14, 12)", "STITCH_LONE_SWAP_D(STITCH_SDP, 14, 13)"),
     ("ninth block: slot 0 sends c8 home to c9's place", ROUNDS,
@@ -122,6 +122,28 @@ mutants = [
      "ks[0][2 * p + 1] = U32x8::halves<true>(a, b);", "ks[0][2 * p + 1] = U32x8::halves<false>(a, b);"),
     ("rows beside other work: pair 1's diagonal turns rows c and d the wrong way", ROWS,
      'STITCH_DIAGONALIZE("%[a1]", "%[c1]", "%[d1]")', 'STITCH_DIAGONALIZE("%[a1]", "%[d1]", "%[c1]")'),
+    # Block 0 and lone blocks as a row pair where vector operations take one
+    # cycle (kLoneBlockInGpr false: STITCH_AVX2_KEY_BLOCK=lane, Zen 4).
+    ("key block alone as a row pair: the MAC keyed from block 1", AEAD,
+     "        key_mac(st, acc, ks[0], 0);\n        wipe_upto(ks, 1);", "        key_mac(st, acc, ks[0], 1);\n        wipe_upto(ks, 1);"),
+    ("one-block open in a pair: the MAC keyed from the text's block", SHORT,
+     "    key_mac(st, acc, ks[0], 0);\n    mac_update(acc, st.mac, ct, len);",
+     "    key_mac(st, acc, ks[0], 1);\n    mac_update(acc, st.mac, ct, len);"),
+    ("one-block open in a pair: the last ciphertext byte left out of the MAC", SHORT,
+     "mac_update(acc, st.mac, ct, len);", "mac_update(acc, st.mac, ct, len - 1);"),
+    ("one-block open in a pair: the counter advanced one block, not two", SHORT,
+     "chacha_advance(st.chacha.ctr, 2);", "chacha_advance(st.chacha.ctr, 1);"),
+    ("one-block open in a pair: the text read from lane 0 (block 0's keystream)", SHORT,
+     "        first = 1;\n", "        first = 0;\n"),
+    ("one-block open in a pair: two-block texts too (a lane the pair lacks)", SHORT,
+     "!kLoneBlockInGpr && len <= kChaChaBlock", "!kLoneBlockInGpr && len <= 2 * kChaChaBlock"),
+    ("streamed short open: written from lane 0 whatever block 0 took", SHORT,
+     "emit(st, ks, first, in, out, len);", "emit(st, ks, 0, in, out, len);"),
+    ("whole-record short open: written from lane 0 whatever block 0 took", "kernels/avx2/aead_record.cpp",
+     "masked_xor(ks, first, in, out, len, keep);", "masked_xor(ks, 0, in, out, len, keep);"),
+    ("raw ChaCha20's single block as a row pair: the counter not advanced", "kernels/avx2/chacha20.cpp",
+     "    if (n != kBatchBlocks) avx2::wipe_upto(ks, n);  // keystream of blocks still to come\n    chacha_advance(st.ctr, n);",
+     "    if (n != kBatchBlocks) avx2::wipe_upto(ks, n);  // keystream of blocks still to come\n    chacha_advance(st.ctr, n > 1 ? n : 0);"),
 ]
 sel = [a for a in sys.argv[1:] if a.isdigit()]
 target = "test_kernel_sets"

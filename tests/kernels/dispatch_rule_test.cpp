@@ -97,11 +97,21 @@ TEST(DispatchRule, ChaChaBatchesPerCpu) {
     EXPECT_FALSE(kern::avx512::chacha_two_batches(features(kRows[7])));    // an unmeasured row
 }
 
+// The AVX-512 set's single raw ChaCha20 block in general registers on Zen 5
+// only; a ymm row pair elsewhere (Zen 4 measured, the rest unmeasured).
+TEST(DispatchRule, Avx512LoneBlockInGprOnZen5Only) {
+    EXPECT_TRUE(kern::avx512::lone_block_in_gpr(features(kRows[19])));    // Zen 5
+    EXPECT_FALSE(kern::avx512::lone_block_in_gpr(features(kRows[17])));   // Zen 4
+    EXPECT_FALSE(kern::avx512::lone_block_in_gpr(features(kRows[12])));   // Emerald Rapids
+    EXPECT_FALSE(kern::avx512::lone_block_in_gpr(features(kRows[7])));    // an unmeasured row
+}
+
 // The AVX2 seal's block 0 beside its first batch in general registers on
-// Zen 5, the one CPU where it was measured faster; in lane 0 elsewhere.
-TEST(DispatchRule, Avx2KeyBesideBatchOnZen5Only) {
+// Zen 4 and Zen 5, where it was measured faster; in lane 0 elsewhere.
+TEST(DispatchRule, Avx2KeyBesideBatchOnZen4AndZen5Only) {
     EXPECT_TRUE(kern::avx2::key_beside_batch(features(kRows[19])));    // Zen 5
-    EXPECT_FALSE(kern::avx2::key_beside_batch(features(kRows[17])));   // Zen 4
+    EXPECT_TRUE(kern::avx2::key_beside_batch(features(kRows[17])));    // Zen 4 (Genoa)
+    EXPECT_TRUE(kern::avx2::key_beside_batch(features(kRows[18])));    // Zen 4 (Raphael)
     EXPECT_FALSE(kern::avx2::key_beside_batch(features(kRows[15])));   // Zen 2
     EXPECT_FALSE(kern::avx2::key_beside_batch(features(kRows[16])));   // Zen 3
     EXPECT_FALSE(kern::avx2::key_beside_batch(features(kRows[12])));   // Emerald Rapids
@@ -109,6 +119,34 @@ TEST(DispatchRule, Avx2KeyBesideBatchOnZen5Only) {
     CpuFeatures other = features(kRows[19]);
     other.vendor = CpuVendor::intel;  // family 0x1A from another vendor is not Zen 5
     EXPECT_FALSE(kern::avx2::key_beside_batch(other));
+    other = features(kRows[17]);
+    other.vendor = CpuVendor::intel;  // nor family 0x19 model 0x11 Zen 4
+    EXPECT_FALSE(kern::avx2::key_beside_batch(other));
+    // Family 0x19's Zen 3 models around Zen 4's ranges.
+    for (uint32_t model : {0x00u, 0x0fu, 0x21u, 0x44u, 0x50u, 0x5fu, 0x80u, 0x9fu, 0xb0u}) {
+        CpuFeatures zen3 = features(kRows[16]);
+        zen3.model = model;
+        EXPECT_FALSE(kern::avx2::key_beside_batch(zen3)) << std::hex << model;
+    }
+    for (uint32_t model : {0x10u, 0x1fu, 0x60u, 0x7fu, 0xa0u, 0xafu}) {
+        CpuFeatures zen4 = features(kRows[16]);
+        zen4.model = model;
+        EXPECT_TRUE(kern::avx2::key_beside_batch(zen4)) << std::hex << model;
+    }
+}
+
+// A block with nothing beside it in general registers on Zen 5 only (two-
+// cycle vector operations there); a row pair elsewhere, Zen 4 measured.
+TEST(DispatchRule, Avx2LoneBlockInGprOnZen5Only) {
+    EXPECT_TRUE(kern::avx2::lone_block_in_gpr(features(kRows[19])));    // Zen 5
+    EXPECT_FALSE(kern::avx2::lone_block_in_gpr(features(kRows[17])));   // Zen 4
+    EXPECT_FALSE(kern::avx2::lone_block_in_gpr(features(kRows[15])));   // Zen 2
+    EXPECT_FALSE(kern::avx2::lone_block_in_gpr(features(kRows[16])));   // Zen 3
+    EXPECT_FALSE(kern::avx2::lone_block_in_gpr(features(kRows[12])));   // Emerald Rapids
+    EXPECT_FALSE(kern::avx2::lone_block_in_gpr(features(kRows[3])));    // Alder Lake
+    CpuFeatures other = features(kRows[19]);
+    other.vendor = CpuVendor::intel;
+    EXPECT_FALSE(kern::avx2::lone_block_in_gpr(other));
 }
 
 TEST_P(DispatchTable, RowNamesItsEvidence) {

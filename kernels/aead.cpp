@@ -113,7 +113,7 @@ void aead_final(AeadState& st, uint8_t tag[16]) noexcept {
         Poly1305State& m = st.mac;
         uint8_t tail[2 * kPolyBlock] = {};
         const size_t padded = m.buf_len > 0 ? kPolyBlock : 0;
-        for (size_t i = 0; i < kPolyBlock; ++i) tail[i] = i < m.buf_len ? m.buf[i] : 0;
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(tail), first_bytes(m.buf, m.buf_len));
         m.buf_len = 0;
         store_le64(tail + padded, st.aad_len);
         store_le64(tail + padded + 8, st.text_len);

@@ -3,6 +3,8 @@
 // kernel, which only replaces poly1305_blocks.
 #include "kernels/poly1305.hpp"
 
+#include <x86intrin.h>
+
 #include <algorithm>
 
 #include "kernels/bytes.hpp"
@@ -84,32 +86,32 @@ void poly1305_final(const Impl&, Poly1305State& st, uint8_t tag[16]) noexcept {
     uint64_t* h = st.h;
     if (st.buf_len > 0) {
         // A short last block ends in 0x01 and has no 2^128 bit (§2.5.1).
-        st.buf[st.buf_len] = 1;
-        std::fill(st.buf + st.buf_len + 1, st.buf + kPolyBlock, 0);
+        const __m128i index = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        const __m128i one_at_end =
+            _mm_and_si128(_mm_cmpeq_epi8(index, _mm_set1_epi8(static_cast<char>(st.buf_len))), _mm_set1_epi8(1));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(st.buf), _mm_or_si128(first_bytes(st.buf, st.buf_len), one_at_end));
         block(h, st.r[0], st.r[1], st.s1, st.buf, 0);
     }
     // Carry once more so h < 2^130 + small, then subtract p if h >= p,
-    // choosing by mask, not by branch.
-    uint64_t c = (h[2] >> 2) * 5;
-    h[2] &= 3;
-    u128 t = u128(h[0]) + c;
-    h[0] = uint64_t(t);
-    t = u128(h[1]) + uint64_t(t >> 64);
-    h[1] = uint64_t(t);
-    h[2] += uint64_t(t >> 64);
+    // choosing by mask, not by branch. Add-with-carry intrinsics rather than
+    // 128-bit sums: g++ 12 zeroed a register for every carry of those.
+    unsigned long long h0, h1, g0, g1, t0, t1;
+    const uint64_t c = (h[2] >> 2) * 5;
+    unsigned char carry = _addcarry_u64(0, h[0], c, &h0);
+    carry = _addcarry_u64(carry, h[1], 0, &h1);
+    const uint64_t h2 = (h[2] & 3) + carry;
 
-    t = u128(h[0]) + 5;
-    uint64_t g0 = uint64_t(t);
-    t = u128(h[1]) + uint64_t(t >> 64);
-    uint64_t g1 = uint64_t(t);
-    uint64_t g2 = h[2] + uint64_t(t >> 64);
-    uint64_t use_g = 0 - (g2 >> 2);  // all ones when h + 5 >= 2^130, i.e. h >= p
-    uint64_t h0 = (h[0] & ~use_g) | (g0 & use_g);
-    uint64_t h1 = (h[1] & ~use_g) | (g1 & use_g);
+    carry = _addcarry_u64(0, h0, 5, &g0);
+    carry = _addcarry_u64(carry, h1, 0, &g1);
+    const uint64_t g2 = h2 + carry;
+    const uint64_t use_g = 0 - (g2 >> 2);  // all ones when h + 5 >= 2^130, i.e. h >= p
+    h0 = (h0 & ~use_g) | (g0 & use_g);
+    h1 = (h1 & ~use_g) | (g1 & use_g);
 
-    t = u128(h0) + st.pad[0];
-    store_le64(tag, uint64_t(t));
-    store_le64(tag + 8, h1 + st.pad[1] + uint64_t(t >> 64));
+    carry = _addcarry_u64(0, h0, st.pad[0], &t0);
+    _addcarry_u64(carry, h1, st.pad[1], &t1);
+    store_le64(tag, t0);
+    store_le64(tag + 8, t1);
     wipe_object(st);
 }
 

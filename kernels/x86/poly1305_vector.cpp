@@ -14,10 +14,12 @@
 //
 // The state arrives and leaves in Poly1305State's 64-bit limbs, so each call
 // converts in and out and computes r^2..r^8 again (the state has no room to
-// keep them): about 200 cycles on Zen 5, which is why short inputs take the
-// scalar MULX code (the AVX2 set's Shape::vector_poly_min, the AVX-512 set's
-// kVectorPolyMinBlocks). Past that, on Zen 5: 0.39 cycles per byte at
-// 16-64 KiB, against 0.89 for MULX.
+// keep them). That fixed cost is why short inputs take the scalar MULX code
+// (the AVX2 set's kVectorPolyMin, the AVX-512 set's kVectorPolyMinBlocks):
+// about 200 cycles on Zen 5; on Zen 4 (EPYC model 0x11, December 2026)
+// about 195 cycles and 24 a group of four blocks, since the last multiply
+// and the set-up's became asm (multiply_add()); before, 250 and 24. Past
+// that, on Zen 5: 0.39 cycles per byte at 16-64 KiB, against 0.89 for MULX.
 #include "kernels/x86/poly1305_vector.hpp"
 
 #include <immintrin.h>
@@ -60,7 +62,6 @@ static_assert(offsetof(Multiplier, r0) == 0 && offsetof(Multiplier, r4) == 128 &
               offsetof(Multiplier, f4) == 256);
 
 STITCH_INLINE_AVX2_BMI2 __m256i splat(uint64_t x) { return _mm256_set1_epi64x(int64_t(x)); }
-STITCH_INLINE_AVX2_BMI2 __m256i mul(__m256i a, __m256i b) { return _mm256_mul_epu32(a, b); }
 STITCH_INLINE_AVX2_BMI2 __m256i add(__m256i a, __m256i b) { return _mm256_add_epi64(a, b); }
 STITCH_INLINE_AVX2_BMI2 __m256i times5(__m256i a) { return add(a, _mm256_slli_epi64(a, 2)); }
 
@@ -110,17 +111,6 @@ STITCH_INLINE_AVX2_BMI2 Lanes load_blocks(const uint8_t* m) {
                  _mm256_and_si256(_mm256_or_si256(_mm256_srli_epi64(lo, 52), _mm256_slli_epi64(hi, 12)), mask),
                  _mm256_and_si256(_mm256_srli_epi64(hi, 14), mask),
                  _mm256_or_si256(_mm256_srli_epi64(hi, 40), splat(uint64_t(1) << 24))};
-}
-
-// h·m per lane, not carried. With h limbs < 2^27.4 (the first group plus the
-// entry h) and 5·m_j < 2^28.7, each sum of five products is below 2^58.5.
-STITCH_INLINE_AVX2_BMI2 Lanes multiply(const Lanes& h, const Multiplier& m) {
-    return Lanes{
-        add(add(add(mul(h.l0, m.r0), mul(h.l1, m.f4)), add(mul(h.l2, m.f3), mul(h.l3, m.f2))), mul(h.l4, m.f1)),
-        add(add(add(mul(h.l0, m.r1), mul(h.l1, m.r0)), add(mul(h.l2, m.f4), mul(h.l3, m.f3))), mul(h.l4, m.f2)),
-        add(add(add(mul(h.l0, m.r2), mul(h.l1, m.r1)), add(mul(h.l2, m.r0), mul(h.l3, m.f4))), mul(h.l4, m.f3)),
-        add(add(add(mul(h.l0, m.r3), mul(h.l1, m.r2)), add(mul(h.l2, m.r1), mul(h.l3, m.r0))), mul(h.l4, m.f4)),
-        add(add(add(mul(h.l0, m.r4), mul(h.l1, m.r3)), add(mul(h.l2, m.r2), mul(h.l3, m.r1))), mul(h.l4, m.r0))};
 }
 
 // Lazy carry in two interleaved chains (0→1→2→3→4 and 3→4→0→1), half the
@@ -276,6 +266,77 @@ STITCH_INLINE_AVX2_BMI2 void step(Lanes& x, const Multiplier& m, const uint8_t* 
           "m"(*reinterpret_cast<const uint8_t(*)[4 * kPolyBlock]>(group)), "m"(kStep));
 }
 
+// t += x·m, not carried: the products of a step without its group and its
+// carry, for the set-up's r^5..r^8 and the last multiply. Also asm, for the
+// reason step() is: given intrinsics, GCC 12 kept m's nine vectors in
+// registers and spilled the products and the accumulators (about 50 ymm
+// stores and reloads in the last multiply, 15 in the set-up's). Here m
+// stays in memory as operands, so x, t and one temporary are all the
+// registers it takes, and the last multiply keeps both accumulators and
+// the sum in registers. With x limbs < 2^27.4 and 5·m_j < 2^28.7, each call
+// adds less than 2^58.5 to a limb.
+STITCH_INLINE_AVX2_BMI2 void multiply_add(Lanes& t, const Lanes& x, const Multiplier& m) {
+    __m256i p;
+    __asm__(
+        "vpmuludq 0(%[m]), %[x0], %[p]\n\t"
+        "vpaddq %[p], %[t0], %[t0]\n\t"
+        "vpmuludq 32(%[m]), %[x0], %[p]\n\t"
+        "vpaddq %[p], %[t1], %[t1]\n\t"
+        "vpmuludq 64(%[m]), %[x0], %[p]\n\t"
+        "vpaddq %[p], %[t2], %[t2]\n\t"
+        "vpmuludq 96(%[m]), %[x0], %[p]\n\t"
+        "vpaddq %[p], %[t3], %[t3]\n\t"
+        "vpmuludq 128(%[m]), %[x0], %[p]\n\t"
+        "vpaddq %[p], %[t4], %[t4]\n\t"
+        "vpmuludq 256(%[m]), %[x1], %[p]\n\t"
+        "vpaddq %[p], %[t0], %[t0]\n\t"
+        "vpmuludq 0(%[m]), %[x1], %[p]\n\t"
+        "vpaddq %[p], %[t1], %[t1]\n\t"
+        "vpmuludq 32(%[m]), %[x1], %[p]\n\t"
+        "vpaddq %[p], %[t2], %[t2]\n\t"
+        "vpmuludq 64(%[m]), %[x1], %[p]\n\t"
+        "vpaddq %[p], %[t3], %[t3]\n\t"
+        "vpmuludq 96(%[m]), %[x1], %[p]\n\t"
+        "vpaddq %[p], %[t4], %[t4]\n\t"
+        "vpmuludq 224(%[m]), %[x2], %[p]\n\t"
+        "vpaddq %[p], %[t0], %[t0]\n\t"
+        "vpmuludq 256(%[m]), %[x2], %[p]\n\t"
+        "vpaddq %[p], %[t1], %[t1]\n\t"
+        "vpmuludq 0(%[m]), %[x2], %[p]\n\t"
+        "vpaddq %[p], %[t2], %[t2]\n\t"
+        "vpmuludq 32(%[m]), %[x2], %[p]\n\t"
+        "vpaddq %[p], %[t3], %[t3]\n\t"
+        "vpmuludq 64(%[m]), %[x2], %[p]\n\t"
+        "vpaddq %[p], %[t4], %[t4]\n\t"
+        "vpmuludq 192(%[m]), %[x3], %[p]\n\t"
+        "vpaddq %[p], %[t0], %[t0]\n\t"
+        "vpmuludq 224(%[m]), %[x3], %[p]\n\t"
+        "vpaddq %[p], %[t1], %[t1]\n\t"
+        "vpmuludq 256(%[m]), %[x3], %[p]\n\t"
+        "vpaddq %[p], %[t2], %[t2]\n\t"
+        "vpmuludq 0(%[m]), %[x3], %[p]\n\t"
+        "vpaddq %[p], %[t3], %[t3]\n\t"
+        "vpmuludq 32(%[m]), %[x3], %[p]\n\t"
+        "vpaddq %[p], %[t4], %[t4]\n\t"
+        "vpmuludq 160(%[m]), %[x4], %[p]\n\t"
+        "vpaddq %[p], %[t0], %[t0]\n\t"
+        "vpmuludq 192(%[m]), %[x4], %[p]\n\t"
+        "vpaddq %[p], %[t1], %[t1]\n\t"
+        "vpmuludq 224(%[m]), %[x4], %[p]\n\t"
+        "vpaddq %[p], %[t2], %[t2]\n\t"
+        "vpmuludq 256(%[m]), %[x4], %[p]\n\t"
+        "vpaddq %[p], %[t3], %[t3]\n\t"
+        "vpmuludq 0(%[m]), %[x4], %[p]\n\t"
+        "vpaddq %[p], %[t4], %[t4]"
+        : [t0] "+x"(t.l0), [t1] "+x"(t.l1), [t2] "+x"(t.l2), [t3] "+x"(t.l3), [t4] "+x"(t.l4), [p] "=&x"(p)
+        : [x0] "x"(x.l0), [x1] "x"(x.l1), [x2] "x"(x.l2), [x3] "x"(x.l3), [x4] "x"(x.l4), [m] "r"(&m), "m"(m));
+}
+
+STITCH_INLINE_AVX2_BMI2 Lanes zero_lanes() {
+    const __m256i z = _mm256_setzero_si256();
+    return Lanes{z, z, z, z, z};
+}
+
 STITCH_INLINE_AVX2_BMI2 uint64_t lane_sum(__m256i v) {
     __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
     s = _mm_add_epi64(s, _mm_unpackhi_epi64(s, s));
@@ -285,7 +346,8 @@ STITCH_INLINE_AVX2_BMI2 uint64_t lane_sum(__m256i v) {
 // The multipliers of a call: r^8 in every lane for the steps, and the two
 // last multiplies in load_blocks' lane order (positions 0, 2, 1, 3 of a
 // group): `near` = (r^4, r^2, r^3, r^1) for the last group, `far` = (r^8,
-// r^6, r^7, r^5) for the one before it.
+// r^6, r^7, r^5) for the one before it. They live in memory, as step()
+// and multiply_add() take them.
 struct Multipliers {
     Multiplier step, near, far;
 };
@@ -293,8 +355,9 @@ struct Multipliers {
 // r^2..r^4 by the scalar MULX multiply (r^k for k >= 2 is not clamped, so it
 // can only be the left operand of mulx::multiply, whose right operand needs
 // r1 % 4 == 0), then r^5..r^8 as one vector multiply (r^4, r^4, r^4, r^4) ·
-// (r, r^2, r^3, r^4).
-STITCH_INLINE_AVX2_BMI2 Multipliers multipliers(const mulx::PolyAcc& key) {
+// (r, r^2, r^3, r^4), with r^4's multiplier parked in `step` until r^8's
+// replaces it.
+STITCH_INLINE_AVX2_BMI2 void set_multipliers(Multipliers& m, const mulx::PolyAcc& key) {
     mulx::PolyAcc a = key;
     a.h0 = key.r0;
     a.h1 = key.r1;
@@ -309,132 +372,90 @@ STITCH_INLINE_AVX2_BMI2 Multipliers multipliers(const mulx::PolyAcc& key) {
     wipe_object(a);
 
     const Lanes low = lanes_of(r1, r2, r3, r4);
-    const Lanes high = carry(multiply(low, multiplier(permute<0xff>(low))));  // (r^5, r^6, r^7, r^8)
+    m.step = multiplier(permute<0xff>(low));
+    Lanes high = zero_lanes();
+    multiply_add(high, low, m.step);
+    high = carry(high);  // (r^5, r^6, r^7, r^8)
     // Lane order (3, 1, 2, 0): r^(k+4), r^(k+2), r^(k+3), r^(k+1).
     constexpr int kPositions = 3 | (1 << 2) | (2 << 4) | (0 << 6);
-    return Multipliers{multiplier(permute<0xff>(high)), multiplier(permute<kPositions>(low)),
-                       multiplier(permute<kPositions>(high))};
+    m.step = multiplier(permute<0xff>(high));
+    m.near = multiplier(permute<kPositions>(low));
+    m.far = multiplier(permute<kPositions>(high));
 }
 
-// A run in progress: the powers, and the two accumulators (see the top of
-// this file). Group g of the run goes to A when g is even, to B when odd.
-struct Run {
-    Multipliers m;
-    Lanes a, b;
-    size_t groups;
-};
-static_assert(sizeof(Run) <= sizeof(Poly1305VectorRun) && alignof(Run) <= alignof(Poly1305VectorRun));
-
-// Zeroes a run (the powers, and the lanes that hold h) with ymm stores: a
-// wipe() of this size becomes REP STOSQ, whose start-up costs more than
-// these stores. The empty asm in the loop hides the pointer, so GCC cannot
-// turn the loop back into a memset; the one after it makes the stores
-// observable, as in wipe().
-STITCH_INLINE_AVX2_BMI2 void wipe_run(Run& run) {
-    static_assert(offsetof(Run, groups) % sizeof(__m256i) == 0);
-    __m256i* v = reinterpret_cast<__m256i*>(&run);
+// Zeroes the powers with ymm stores: a wipe() of this size becomes REP
+// STOSQ, whose start-up costs more than these stores. The empty asm in the
+// loop hides the pointer, so GCC cannot turn the loop back into a memset;
+// the one after it makes the stores observable, as in wipe().
+STITCH_INLINE_AVX2_BMI2 void wipe_multipliers(Multipliers& m) {
+    static_assert(sizeof(Multipliers) % sizeof(__m256i) == 0);
+    __m256i* v = reinterpret_cast<__m256i*>(&m);
     const __m256i zero = _mm256_setzero_si256();
-    for (size_t i = 0; i < offsetof(Run, groups) / sizeof(__m256i); ++i) {
+    for (size_t i = 0; i < sizeof(Multipliers) / sizeof(__m256i); ++i) {
         __asm__("" : "+r"(v));
         _mm256_store_si256(v++, zero);
     }
-    run.groups = 0;
-    __asm__ __volatile__("" : : "r"(&run) : "memory");
+    __asm__ __volatile__("" : : "r"(&m) : "memory");
 }
 
-STITCH_INLINE_AVX2_BMI2 Run& run_of(Poly1305VectorRun& r) { return *reinterpret_cast<Run*>(r.bytes); }
-
-STITCH_INLINE_AVX2_BMI2 void begin(Run& run, const mulx::PolyAcc& acc) {
-    run.m = multipliers(acc);
-    // h joins lane 0 of A, the lane of the first block (position 0).
+// h and `groups` (at least one) groups of four blocks, as the two
+// accumulators A and B (see the top of this file): group g goes to A when
+// g is even, to B when odd, and h joins lane 0 of A, the lane of the first
+// block (position 0). Both stay in registers; the steps alternate between
+// them, so one waits while the other works. Leaves the new h in acc.
+STITCH_INLINE_AVX2_BMI2 void run(mulx::PolyAcc& acc, const Multipliers& m, const uint8_t* in, size_t groups) {
+    constexpr size_t kGroup = 4 * kPolyBlock;
     const Base26 h = to_base26(acc.h0, acc.h1, acc.h2);
     const Base26 zero{0, 0, 0, 0, 0};
-    run.a = lanes_of(h, zero, zero, zero);
-    run.b = lanes_of(zero, zero, zero, zero);
-    run.groups = 0;
-}
-
-// `groups` more groups of four blocks. A and B stay in registers for the
-// call; the steps alternate between them, so one waits while the other works.
-STITCH_INLINE_AVX2_BMI2 void absorb(Run& run, const uint8_t* in, size_t groups) {
-    constexpr size_t kGroup = 4 * kPolyBlock;
-    Lanes a = run.a, b = run.b;
-    size_t g = run.groups;
-    const size_t end = g + groups;
-    for (; g < end && g < 2; ++g, in += kGroup) {
-        if (g == 0)
-            a = add(a, load_blocks(in));
-        else
-            b = load_blocks(in);
-    }
-    if (g < end && g % 2) {
-        step(b, run.m.step, in);
+    Lanes a = add(lanes_of(h, zero, zero, zero), load_blocks(in));
+    Lanes b = zero_lanes();
+    size_t g = 1;
+    in += kGroup;
+    if (g < groups) {
+        b = load_blocks(in);
         ++g, in += kGroup;
     }
-    for (; g + 1 < end; g += 2, in += 2 * kGroup) {
-        step(a, run.m.step, in);
-        step(b, run.m.step, in + kGroup);
+    for (; g + 1 < groups; g += 2, in += 2 * kGroup) {
+        step(a, m.step, in);
+        step(b, m.step, in + kGroup);
     }
-    if (g < end) {
-        step(a, run.m.step, in);
-        ++g;
-    }
-    run.a = a, run.b = b;
-    run.groups = g;
-}
+    if (g < groups) step(a, m.step, in);
 
-// Pays what each lane still owes and adds the lanes up into acc's h; wipes
-// the run. Without a group, h is left as it was.
-STITCH_INLINE_AVX2_BMI2 void end(Run& run, mulx::PolyAcc& acc) {
-    if (run.groups > 0) {
-        // With an odd count A took the last group, so its lanes owe r^4..r^1
-        // and B's (zero when there is one group) r^8..r^5; with an even count
-        // the other way round. The choice depends on the length only.
-        const Multipliers& m = run.m;
-        const Lanes d = run.groups % 2 ? add(multiply(run.a, m.near), multiply(run.b, m.far))
-                                       : add(multiply(run.a, m.far), multiply(run.b, m.near));
-        // Each lane < 2^59.5, so the four lanes add up in 64 bits.
-        uint64_t s0 = lane_sum(d.l0), s1 = lane_sum(d.l1), s2 = lane_sum(d.l2), s3 = lane_sum(d.l3),
-                 s4 = lane_sum(d.l4);
+    // What each lane still owes: with an odd count A took the last group, so
+    // its lanes owe r^4..r^1 and B's (zero when there is one group) r^8..r^5;
+    // with an even count the other way round. The choice depends on the
+    // length only.
+    Lanes d = zero_lanes();
+    const bool odd = groups % 2;
+    multiply_add(d, a, odd ? m.near : m.far);
+    multiply_add(d, b, odd ? m.far : m.near);
+    // Each lane < 2^59.5, so the four lanes add up in 64 bits.
+    uint64_t s0 = lane_sum(d.l0), s1 = lane_sum(d.l1), s2 = lane_sum(d.l2), s3 = lane_sum(d.l3),
+             s4 = lane_sum(d.l4);
 
-        // One carry pass round the ring (sums < 2^61.5): afterwards limbs
-        // 1..4 are < 2^26 and limb 0 < 2^38, so h < 2^130 + 2^38 and h2 <= 4,
-        // the range the scalar blocks and poly1305_final take.
-        s1 += s0 >> 26;
-        s0 &= kMask26;
-        s2 += s1 >> 26;
-        s1 &= kMask26;
-        s3 += s2 >> 26;
-        s2 &= kMask26;
-        s4 += s3 >> 26;
-        s3 &= kMask26;
-        s0 += (s4 >> 26) * 5;
-        s4 &= kMask26;
+    // One carry pass round the ring (sums < 2^61.5): afterwards limbs
+    // 1..4 are < 2^26 and limb 0 < 2^38, so h < 2^130 + 2^38 and h2 <= 4,
+    // the range the scalar blocks and poly1305_final take.
+    s1 += s0 >> 26;
+    s0 &= kMask26;
+    s2 += s1 >> 26;
+    s1 &= kMask26;
+    s3 += s2 >> 26;
+    s2 &= kMask26;
+    s4 += s3 >> 26;
+    s3 &= kMask26;
+    s0 += (s4 >> 26) * 5;
+    s4 &= kMask26;
 
-        // Back to base 2^64, in 128-bit sums because limb 0 runs past 26 bits.
-        u128 t = u128(s0) + (u128(s1) << 26) + (u128(s2) << 52) + (u128(s3) << 78);
-        acc.h0 = uint64_t(t);
-        t = (t >> 64) + (u128(s4) << 40);
-        acc.h1 = uint64_t(t);
-        acc.h2 = uint64_t(t >> 64);
-    }
-    // The powers and the lanes must not outlive the run in memory (nor in
-    // vector registers: see the callers' VZEROALL).
-    wipe_run(run);
+    // Back to base 2^64, in 128-bit sums because limb 0 runs past 26 bits.
+    u128 t = u128(s0) + (u128(s1) << 26) + (u128(s2) << 52) + (u128(s3) << 78);
+    acc.h0 = uint64_t(t);
+    t = (t >> 64) + (u128(s4) << 40);
+    acc.h1 = uint64_t(t);
+    acc.h2 = uint64_t(t >> 64);
 }
 
 }  // namespace
-
-void poly1305_vector_begin(Poly1305VectorRun& run, const mulx::PolyAcc& acc) noexcept { begin(run_of(run), acc); }
-
-void poly1305_vector_absorb(Poly1305VectorRun& run, const uint8_t* in, size_t groups) noexcept {
-    absorb(run_of(run), in, groups);
-}
-
-void poly1305_vector_end(Poly1305VectorRun& run, mulx::PolyAcc& acc) noexcept {
-    end(run_of(run), acc);
-    _mm256_zeroall();
-}
 
 void poly1305_blocks_avx2_vector(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept {
     mulx::PolyAcc acc = mulx::load(st);
@@ -443,10 +464,12 @@ void poly1305_blocks_avx2_vector(Poly1305State& st, const uint8_t* in, size_t nb
     const size_t lead = nblocks % 4;
     mulx::blocks(acc, in, lead);
     if (nblocks >= 4) {
-        Run run;
-        begin(run, acc);
-        absorb(run, in + lead * kPolyBlock, nblocks / 4);
-        end(run, acc);
+        // The powers must not outlive the call in memory (nor in vector
+        // registers: see below).
+        Multipliers m;
+        set_multipliers(m, acc);
+        run(acc, m, in + lead * kPolyBlock, nblocks / 4);
+        wipe_multipliers(m);
     }
     mulx::store(st, acc);
     wipe_object(acc);

@@ -20,23 +20,9 @@ namespace stitch::kern {
 // without IFMA both call it. Takes h
 // with h2 <= 7, as the MULX blocks do (every kernel leaves h2 <= 4), and
 // leaves h2 <= 4. The vector set-up (r^2..r^8, the base changes, the lane
-// sum: about 200 cycles on Zen 5) makes it worth it only from a run length
+// sum: about 200 cycles on Zen 5 and on Zen 4) makes it worth it only from a run length
 // each set measured (its Impl::poly1305_blocks chooses).
 STITCH_TARGET_AVX2_BMI2 void poly1305_blocks_avx2_vector(Poly1305State& st, const uint8_t* in,
                                                          size_t nblocks) noexcept;
-
-// A vector run fed in pieces: the two-pass AEAD absorbs each chunk's
-// ciphertext as it goes, paying the set-up once per call instead of once per
-// chunk. begin() takes h and r from acc; absorb() takes whole groups of four
-// blocks, any number per call; end() puts the new h into acc, wipes the
-// run and clears the vector registers. The run holds powers of r and h:
-// end() must be called before it goes out of scope.
-struct alignas(32) Poly1305VectorRun {
-    unsigned char bytes[1216];
-};
-STITCH_TARGET_AVX2_BMI2 void poly1305_vector_begin(Poly1305VectorRun& run, const mulx::PolyAcc& acc) noexcept;
-STITCH_TARGET_AVX2_BMI2 void poly1305_vector_absorb(Poly1305VectorRun& run, const uint8_t* in,
-                                                    size_t groups) noexcept;
-STITCH_TARGET_AVX2_BMI2 void poly1305_vector_end(Poly1305VectorRun& run, mulx::PolyAcc& acc) noexcept;
 
 }  // namespace stitch::kern

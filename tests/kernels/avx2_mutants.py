@@ -20,6 +20,7 @@ PASS = "kernels/avx2/aead_pass.hpp"
 SCALAR = "kernels/x86/scalar_block.hpp"
 AEAD = "kernels/avx2/aead.hpp"
 SHORT = "kernels/avx2/aead_short.hpp"
+VECTOR = "kernels/x86/poly1305_vector.cpp"
 mutants = [
     # The memory swap points.
     ("column swap brings c11 in where c10 belongs", ROUNDS,
@@ -144,6 +145,14 @@ mutants = [
     ("raw ChaCha20's single block as a row pair: the counter not advanced", "kernels/avx2/chacha20.cpp",
      "    if (n != kBatchBlocks) avx2::wipe_upto(ks, n);  // keystream of blocks still to come\n    chacha_advance(st.ctr, n);",
      "    if (n != kBatchBlocks) avx2::wipe_upto(ks, n);  // keystream of blocks still to come\n    chacha_advance(st.ctr, n > 1 ? n : 0);"),
+    # The vector Poly1305 (x86/poly1305_vector.cpp): a seal's last batch of
+    # MAC blocks, and Impl::poly1305_blocks from kVectorPolyMin blocks.
+    ("vector Poly1305: multiply_add takes 5·r3 for 5·r4 times limb 2", VECTOR,
+     '"vpmuludq 224(%[m]), %[x2], %[p]\\n\\t"', '"vpmuludq 192(%[m]), %[x2], %[p]\\n\\t"'),
+    ("vector Poly1305: the lanes pay each other's powers (near and far swapped)", VECTOR,
+     "multiply_add(d, a, odd ? m.near : m.far);", "multiply_add(d, a, odd ? m.far : m.near);"),
+    ("vector Poly1305: r^5..r^8 from r^3 (the parked multiplier)", VECTOR,
+     "    m.step = multiplier(permute<0xff>(low));\n", "    m.step = multiplier(permute<0xaa>(low));\n"),
 ]
 sel = [a for a in sys.argv[1:] if a.isdigit()]
 target = "test_kernel_sets"

@@ -137,8 +137,15 @@ struct Timer {
 
 int failures = 0;
 
+// An impossible reading is measured again, twice at most, before it counts:
+// a neighbour slowing every trial of the IMUL reference (on a shared host,
+// beside another test) deflates every reading of that measurement, and the
+// smoke test runs beside the rest of the suite.
+constexpr int kAttempts = 3;
+
 double latency(const Timer& t, const char* name, void (*loop)(uint64_t)) {
-    const double c = t.per_op(loop, kLatencyOps);
+    double c = t.per_op(loop, kLatencyOps);
+    for (int a = 1; a < kAttempts && c < 0.8; ++a) c = t.per_op(loop, kLatencyOps);
     std::printf("  %-22s %5.2f cycles\n", name, c);
     if (c < 0.8) {
         std::printf("    ^ impossible for a dependent chain: the measurement is broken\n");
@@ -148,7 +155,8 @@ double latency(const Timer& t, const char* name, void (*loop)(uint64_t)) {
 }
 
 double throughput(const Timer& t, const char* name, void (*loop)(uint64_t), int ops = kThroughputOps) {
-    const double per_cycle = 1 / t.per_op(loop, ops);
+    double per_cycle = 1 / t.per_op(loop, ops);
+    for (int a = 1; a < kAttempts && per_cycle > 8; ++a) per_cycle = 1 / t.per_op(loop, ops);
     std::printf("  %-22s %5.2f a cycle\n", name, per_cycle);
     if (per_cycle > 8) {
         std::printf("    ^ impossible on any x86-64 core: the measurement is broken\n");

@@ -81,9 +81,9 @@ STITCH_INLINE_AVX2_BMI2 void buffer_last(Poly1305State& m, mulx::PolyAcc& acc, c
 STITCH_INLINE_AVX2_BMI2 void key_mac(AeadState& st, mulx::PolyAcc& acc, const uint64_t k[4]) {
     Poly1305State& m = st.mac;
     acc.h0 = acc.h1 = acc.h2 = 0;
-    acc.r0 = k[0] & 0x0ffffffc0fffffffull;  // poly1305_init's clamp
-    acc.r1 = k[1] & 0x0ffffffc0ffffffcull;
-    acc.s1 = acc.r1 + (acc.r1 >> 2);
+    acc.r0 = mulx::in_gpr(k[0] & 0x0ffffffc0fffffffull);  // poly1305_init's clamp
+    acc.r1 = mulx::in_gpr(k[1] & 0x0ffffffc0ffffffcull);
+    acc.s1 = mulx::in_gpr(acc.r1 + (acc.r1 >> 2));
     m.r[0] = acc.r0;
     m.r[1] = acc.r1;
     m.s1 = acc.s1;

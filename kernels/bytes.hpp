@@ -72,9 +72,10 @@ __attribute__((always_inline)) inline void wipe(void* p, size_t len) noexcept {
 // The first n (at most 16) of the 16 bytes at p, the rest zero: a partial
 // block without a byte loop (g++ 12 made one of 16 steps, with a branch
 // each; the mask depends on n, a length, never on the bytes).
+inline __m128i byte_index() noexcept { return _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15); }
+
 inline __m128i first_bytes(const uint8_t p[16], size_t n) noexcept {
-    const __m128i index = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    const __m128i keep = _mm_cmplt_epi8(index, _mm_set1_epi8(static_cast<char>(n)));
+    const __m128i keep = _mm_cmplt_epi8(byte_index(), _mm_set1_epi8(static_cast<char>(n)));
     return _mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), keep);
 }
 

@@ -86,9 +86,8 @@ void poly1305_final(const Impl&, Poly1305State& st, uint8_t tag[16]) noexcept {
     uint64_t* h = st.h;
     if (st.buf_len > 0) {
         // A short last block ends in 0x01 and has no 2^128 bit (§2.5.1).
-        const __m128i index = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-        const __m128i one_at_end =
-            _mm_and_si128(_mm_cmpeq_epi8(index, _mm_set1_epi8(static_cast<char>(st.buf_len))), _mm_set1_epi8(1));
+        const __m128i one_at_end = _mm_and_si128(
+            _mm_cmpeq_epi8(byte_index(), _mm_set1_epi8(static_cast<char>(st.buf_len))), _mm_set1_epi8(1));
         _mm_storeu_si128(reinterpret_cast<__m128i*>(st.buf), _mm_or_si128(first_bytes(st.buf, st.buf_len), one_at_end));
         block(h, st.r[0], st.r[1], st.s1, st.buf, 0);
     }

@@ -149,6 +149,62 @@ struct alignas(32) StepConstants {
 constexpr StepConstants kStep = {{kMask26, kMask26, kMask26, kMask26},
                                  {uint64_t(1) << 24, uint64_t(1) << 24, uint64_t(1) << 24, uint64_t(1) << 24}};
 
+// t_j += sum of x_i·m_(j-i), with 5·m where j - i < 0: the 25 products of
+// step() and multiply_add(), m as memory operands (struct Multiplier's
+// offsets), x in %[x0..x4], the sums in %[t0..t4], each product through the
+// temporary named tmp.
+#define STITCH_POLY_PRODUCTS(tmp) \
+    "vpmuludq 0(%[m]), %[x0], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t0], %[t0]\n\t" \
+    "vpmuludq 32(%[m]), %[x0], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t1], %[t1]\n\t" \
+    "vpmuludq 64(%[m]), %[x0], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t2], %[t2]\n\t" \
+    "vpmuludq 96(%[m]), %[x0], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t3], %[t3]\n\t" \
+    "vpmuludq 128(%[m]), %[x0], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t4], %[t4]\n\t" \
+    "vpmuludq 256(%[m]), %[x1], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t0], %[t0]\n\t" \
+    "vpmuludq 0(%[m]), %[x1], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t1], %[t1]\n\t" \
+    "vpmuludq 32(%[m]), %[x1], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t2], %[t2]\n\t" \
+    "vpmuludq 64(%[m]), %[x1], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t3], %[t3]\n\t" \
+    "vpmuludq 96(%[m]), %[x1], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t4], %[t4]\n\t" \
+    "vpmuludq 224(%[m]), %[x2], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t0], %[t0]\n\t" \
+    "vpmuludq 256(%[m]), %[x2], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t1], %[t1]\n\t" \
+    "vpmuludq 0(%[m]), %[x2], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t2], %[t2]\n\t" \
+    "vpmuludq 32(%[m]), %[x2], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t3], %[t3]\n\t" \
+    "vpmuludq 64(%[m]), %[x2], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t4], %[t4]\n\t" \
+    "vpmuludq 192(%[m]), %[x3], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t0], %[t0]\n\t" \
+    "vpmuludq 224(%[m]), %[x3], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t1], %[t1]\n\t" \
+    "vpmuludq 256(%[m]), %[x3], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t2], %[t2]\n\t" \
+    "vpmuludq 0(%[m]), %[x3], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t3], %[t3]\n\t" \
+    "vpmuludq 32(%[m]), %[x3], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t4], %[t4]\n\t" \
+    "vpmuludq 160(%[m]), %[x4], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t0], %[t0]\n\t" \
+    "vpmuludq 192(%[m]), %[x4], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t1], %[t1]\n\t" \
+    "vpmuludq 224(%[m]), %[x4], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t2], %[t2]\n\t" \
+    "vpmuludq 256(%[m]), %[x4], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t3], %[t3]\n\t" \
+    "vpmuludq 0(%[m]), %[x4], %[" tmp "]\n\t" \
+    "vpaddq %[" tmp "], %[t4], %[t4]\n\t"
+
 // One step: x = x·m + the next group of four blocks, carried; the same
 // arithmetic as carry(add(multiply(x, m), load_blocks(group))).
 //
@@ -185,56 +241,7 @@ STITCH_INLINE_AVX2_BMI2 void step(Lanes& x, const Multiplier& m, const uint8_t* 
         "vpsrlq $40, %[t5], %[t4]\n\t"
         "vpor 32(%[k]), %[t4], %[t4]\n\t"
         // t_j += sum of x_i·m_(j-i), with 5·m where j - i < 0.
-        "vpmuludq 0(%[m]), %[x0], %[t5]\n\t"
-        "vpaddq %[t5], %[t0], %[t0]\n\t"
-        "vpmuludq 32(%[m]), %[x0], %[t5]\n\t"
-        "vpaddq %[t5], %[t1], %[t1]\n\t"
-        "vpmuludq 64(%[m]), %[x0], %[t5]\n\t"
-        "vpaddq %[t5], %[t2], %[t2]\n\t"
-        "vpmuludq 96(%[m]), %[x0], %[t5]\n\t"
-        "vpaddq %[t5], %[t3], %[t3]\n\t"
-        "vpmuludq 128(%[m]), %[x0], %[t5]\n\t"
-        "vpaddq %[t5], %[t4], %[t4]\n\t"
-        "vpmuludq 256(%[m]), %[x1], %[t5]\n\t"
-        "vpaddq %[t5], %[t0], %[t0]\n\t"
-        "vpmuludq 0(%[m]), %[x1], %[t5]\n\t"
-        "vpaddq %[t5], %[t1], %[t1]\n\t"
-        "vpmuludq 32(%[m]), %[x1], %[t5]\n\t"
-        "vpaddq %[t5], %[t2], %[t2]\n\t"
-        "vpmuludq 64(%[m]), %[x1], %[t5]\n\t"
-        "vpaddq %[t5], %[t3], %[t3]\n\t"
-        "vpmuludq 96(%[m]), %[x1], %[t5]\n\t"
-        "vpaddq %[t5], %[t4], %[t4]\n\t"
-        "vpmuludq 224(%[m]), %[x2], %[t5]\n\t"
-        "vpaddq %[t5], %[t0], %[t0]\n\t"
-        "vpmuludq 256(%[m]), %[x2], %[t5]\n\t"
-        "vpaddq %[t5], %[t1], %[t1]\n\t"
-        "vpmuludq 0(%[m]), %[x2], %[t5]\n\t"
-        "vpaddq %[t5], %[t2], %[t2]\n\t"
-        "vpmuludq 32(%[m]), %[x2], %[t5]\n\t"
-        "vpaddq %[t5], %[t3], %[t3]\n\t"
-        "vpmuludq 64(%[m]), %[x2], %[t5]\n\t"
-        "vpaddq %[t5], %[t4], %[t4]\n\t"
-        "vpmuludq 192(%[m]), %[x3], %[t5]\n\t"
-        "vpaddq %[t5], %[t0], %[t0]\n\t"
-        "vpmuludq 224(%[m]), %[x3], %[t5]\n\t"
-        "vpaddq %[t5], %[t1], %[t1]\n\t"
-        "vpmuludq 256(%[m]), %[x3], %[t5]\n\t"
-        "vpaddq %[t5], %[t2], %[t2]\n\t"
-        "vpmuludq 0(%[m]), %[x3], %[t5]\n\t"
-        "vpaddq %[t5], %[t3], %[t3]\n\t"
-        "vpmuludq 32(%[m]), %[x3], %[t5]\n\t"
-        "vpaddq %[t5], %[t4], %[t4]\n\t"
-        "vpmuludq 160(%[m]), %[x4], %[t5]\n\t"
-        "vpaddq %[t5], %[t0], %[t0]\n\t"
-        "vpmuludq 192(%[m]), %[x4], %[t5]\n\t"
-        "vpaddq %[t5], %[t1], %[t1]\n\t"
-        "vpmuludq 224(%[m]), %[x4], %[t5]\n\t"
-        "vpaddq %[t5], %[t2], %[t2]\n\t"
-        "vpmuludq 256(%[m]), %[x4], %[t5]\n\t"
-        "vpaddq %[t5], %[t3], %[t3]\n\t"
-        "vpmuludq 0(%[m]), %[x4], %[t5]\n\t"
-        "vpaddq %[t5], %[t4], %[t4]\n\t"
+        STITCH_POLY_PRODUCTS("t5")
         // The carry of carry(): 0→1 and 3→4, then 1→2 and 4→0 (times 5),
         // then 2→3 and 0→1, then 3→4; x0..x4 are free as temporaries now.
         "vpsrlq $26, %[t0], %[x1]\n\t"
@@ -277,60 +284,12 @@ STITCH_INLINE_AVX2_BMI2 void step(Lanes& x, const Multiplier& m, const uint8_t* 
 // adds less than 2^58.5 to a limb.
 STITCH_INLINE_AVX2_BMI2 void multiply_add(Lanes& t, const Lanes& x, const Multiplier& m) {
     __m256i p;
-    __asm__(
-        "vpmuludq 0(%[m]), %[x0], %[p]\n\t"
-        "vpaddq %[p], %[t0], %[t0]\n\t"
-        "vpmuludq 32(%[m]), %[x0], %[p]\n\t"
-        "vpaddq %[p], %[t1], %[t1]\n\t"
-        "vpmuludq 64(%[m]), %[x0], %[p]\n\t"
-        "vpaddq %[p], %[t2], %[t2]\n\t"
-        "vpmuludq 96(%[m]), %[x0], %[p]\n\t"
-        "vpaddq %[p], %[t3], %[t3]\n\t"
-        "vpmuludq 128(%[m]), %[x0], %[p]\n\t"
-        "vpaddq %[p], %[t4], %[t4]\n\t"
-        "vpmuludq 256(%[m]), %[x1], %[p]\n\t"
-        "vpaddq %[p], %[t0], %[t0]\n\t"
-        "vpmuludq 0(%[m]), %[x1], %[p]\n\t"
-        "vpaddq %[p], %[t1], %[t1]\n\t"
-        "vpmuludq 32(%[m]), %[x1], %[p]\n\t"
-        "vpaddq %[p], %[t2], %[t2]\n\t"
-        "vpmuludq 64(%[m]), %[x1], %[p]\n\t"
-        "vpaddq %[p], %[t3], %[t3]\n\t"
-        "vpmuludq 96(%[m]), %[x1], %[p]\n\t"
-        "vpaddq %[p], %[t4], %[t4]\n\t"
-        "vpmuludq 224(%[m]), %[x2], %[p]\n\t"
-        "vpaddq %[p], %[t0], %[t0]\n\t"
-        "vpmuludq 256(%[m]), %[x2], %[p]\n\t"
-        "vpaddq %[p], %[t1], %[t1]\n\t"
-        "vpmuludq 0(%[m]), %[x2], %[p]\n\t"
-        "vpaddq %[p], %[t2], %[t2]\n\t"
-        "vpmuludq 32(%[m]), %[x2], %[p]\n\t"
-        "vpaddq %[p], %[t3], %[t3]\n\t"
-        "vpmuludq 64(%[m]), %[x2], %[p]\n\t"
-        "vpaddq %[p], %[t4], %[t4]\n\t"
-        "vpmuludq 192(%[m]), %[x3], %[p]\n\t"
-        "vpaddq %[p], %[t0], %[t0]\n\t"
-        "vpmuludq 224(%[m]), %[x3], %[p]\n\t"
-        "vpaddq %[p], %[t1], %[t1]\n\t"
-        "vpmuludq 256(%[m]), %[x3], %[p]\n\t"
-        "vpaddq %[p], %[t2], %[t2]\n\t"
-        "vpmuludq 0(%[m]), %[x3], %[p]\n\t"
-        "vpaddq %[p], %[t3], %[t3]\n\t"
-        "vpmuludq 32(%[m]), %[x3], %[p]\n\t"
-        "vpaddq %[p], %[t4], %[t4]\n\t"
-        "vpmuludq 160(%[m]), %[x4], %[p]\n\t"
-        "vpaddq %[p], %[t0], %[t0]\n\t"
-        "vpmuludq 192(%[m]), %[x4], %[p]\n\t"
-        "vpaddq %[p], %[t1], %[t1]\n\t"
-        "vpmuludq 224(%[m]), %[x4], %[p]\n\t"
-        "vpaddq %[p], %[t2], %[t2]\n\t"
-        "vpmuludq 256(%[m]), %[x4], %[p]\n\t"
-        "vpaddq %[p], %[t3], %[t3]\n\t"
-        "vpmuludq 0(%[m]), %[x4], %[p]\n\t"
-        "vpaddq %[p], %[t4], %[t4]"
+    __asm__(STITCH_POLY_PRODUCTS("p")
         : [t0] "+x"(t.l0), [t1] "+x"(t.l1), [t2] "+x"(t.l2), [t3] "+x"(t.l3), [t4] "+x"(t.l4), [p] "=&x"(p)
         : [x0] "x"(x.l0), [x1] "x"(x.l1), [x2] "x"(x.l2), [x3] "x"(x.l3), [x4] "x"(x.l4), [m] "r"(&m), "m"(m));
 }
+
+#undef STITCH_POLY_PRODUCTS
 
 STITCH_INLINE_AVX2_BMI2 Lanes zero_lanes() {
     const __m256i z = _mm256_setzero_si256();

@@ -147,8 +147,8 @@ mutants = [
      "    if (n != kBatchBlocks) avx2::wipe_upto(ks, n);  // keystream of blocks still to come\n    chacha_advance(st.ctr, n > 1 ? n : 0);"),
     # The vector Poly1305 (x86/poly1305_vector.cpp): a seal's last batch of
     # MAC blocks, and Impl::poly1305_blocks from kVectorPolyMin blocks.
-    ("vector Poly1305: multiply_add takes 5·r3 for 5·r4 times limb 2", VECTOR,
-     '"vpmuludq 224(%[m]), %[x2], %[p]\\n\\t"', '"vpmuludq 192(%[m]), %[x2], %[p]\\n\\t"'),
+    ("vector Poly1305: the products take 5·r3 for 5·r4 times limb 2 (step and multiply_add)", VECTOR,
+     '"vpmuludq 224(%[m]), %[x2], %[" tmp "]', '"vpmuludq 192(%[m]), %[x2], %[" tmp "]'),
     ("vector Poly1305: the lanes pay each other's powers (near and far swapped)", VECTOR,
      "multiply_add(d, a, odd ? m.near : m.far);", "multiply_add(d, a, odd ? m.far : m.near);"),
     ("vector Poly1305: r^5..r^8 from r^3 (the parked multiplier)", VECTOR,

@@ -81,15 +81,38 @@ def openssl_8x(insns):
     return found
 
 
+def closes_loop(insns, index, s, e):
+    """Whether the branch at e can be reached again from s without leaving
+    s..e: a loop. A backward jmp can also be a merge, code that jumps back to
+    a shared tail and never returns to the jump (g++ 12 put raw ChaCha20's
+    tail before its batches)."""
+    seen, todo = set(), [s]
+    while todo:
+        i = todo.pop()
+        if i in seen or not s <= i <= e:
+            continue
+        seen.add(i)
+        if i == e:
+            return True
+        t = insns[i][2]
+        m = JUMP.match(t)
+        if m and int(m.group(2), 16) in index:
+            todo.append(index[int(m.group(2), 16)])
+        if not (t.startswith("jmp") or t.startswith("ret")):
+            todo.append(i + 1)
+    return False
+
+
 def loops(insns):
-    """(start index, end index) of each backward branch's range."""
+    """(start index, end index) of each loop: a backward branch's range
+    that the branch closes."""
     index = {a: i for i, (a, _, _) in enumerate(insns)}
     found = []
     for i, (a, _, t) in enumerate(insns):
         m = JUMP.match(t)
         if m:
             target = int(m.group(2), 16)
-            if target <= a and target in index:
+            if target <= a and target in index and closes_loop(insns, index, index[target], i):
                 found.append((index[target], i))
     return found
 

@@ -17,9 +17,11 @@
 // keep them). That fixed cost is why short inputs take the scalar MULX code
 // (the AVX2 set's kVectorPolyMin, the AVX-512 set's kVectorPolyMinBlocks):
 // about 200 cycles on Zen 5; on Zen 4 (EPYC model 0x11, December 2026)
-// about 195 cycles and 24 a group of four blocks, since the last multiply
-// and the set-up's became asm (multiply_add()); before, 250 and 24. Past
-// that, on Zen 5: 0.39 cycles per byte at 16-64 KiB, against 0.89 for MULX.
+// about 155 cycles and 22-24 a group of four blocks (g++ 12; clang 14
+// ~145), since the last multiply and the set-up's became asm
+// (multiply_add()) and the set-up stopped copying the key through memory
+// (set_multipliers()); before, 250 and then 195. Past that, on Zen 5: 0.39
+// cycles per byte at 16-64 KiB, against 0.89 for MULX.
 #include "kernels/x86/poly1305_vector.hpp"
 
 #include <immintrin.h>
@@ -315,22 +317,24 @@ struct Multipliers {
 // can only be the left operand of mulx::multiply, whose right operand needs
 // r1 % 4 == 0), then r^5..r^8 as one vector multiply (r^4, r^4, r^4, r^4) ·
 // (r, r^2, r^3, r^4), with r^4's multiplier parked in `step` until r^8's
-// replaces it.
-STITCH_INLINE_AVX2_BMI2 void set_multipliers(Multipliers& m, const mulx::PolyAcc& key) {
-    mulx::PolyAcc a = key;
-    a.h0 = key.r0;
-    a.h1 = key.r1;
-    a.h2 = 0;
-    const Base26 r1 = to_base26(a.h0, a.h1, a.h2);
+// replaces it. Only the key comes in. The scalar powers are register
+// values, not wiped objects: a wipe_object needs its object in memory, and
+// that copy cost a store-forwarding stall (g++ 12 copied the key through
+// 16-byte loads that spanned its 8-byte stores). On Zen 4 a 20-block call
+// took 334 cycles with the wipes of this copy and of the caller's
+// accumulator, 273 without (g++ 12; clang 14 332 -> 251). What the
+// compiler spills is its own (g++ 12 puts r^2's limbs in the red zone).
+STITCH_INLINE_AVX2_BMI2 void set_multipliers(Multipliers& m, uint64_t r0, uint64_t r1, uint64_t s1) {
+    mulx::PolyAcc a{r0, r1, 0, r0, r1, s1};
+    const Base26 p1 = to_base26(a.h0, a.h1, a.h2);
     mulx::reduce(a, mulx::multiply(a));  // each leaves h2 <= 4
-    const Base26 r2 = to_base26(a.h0, a.h1, a.h2);
+    const Base26 p2 = to_base26(a.h0, a.h1, a.h2);
     mulx::reduce(a, mulx::multiply(a));
-    const Base26 r3 = to_base26(a.h0, a.h1, a.h2);
+    const Base26 p3 = to_base26(a.h0, a.h1, a.h2);
     mulx::reduce(a, mulx::multiply(a));
-    const Base26 r4 = to_base26(a.h0, a.h1, a.h2);
-    wipe_object(a);
+    const Base26 p4 = to_base26(a.h0, a.h1, a.h2);
 
-    const Lanes low = lanes_of(r1, r2, r3, r4);
+    const Lanes low = lanes_of(p1, p2, p3, p4);
     m.step = multiplier(permute<0xff>(low));
     Lanes high = zero_lanes();
     multiply_add(high, low, m.step);
@@ -342,19 +346,22 @@ STITCH_INLINE_AVX2_BMI2 void set_multipliers(Multipliers& m, const mulx::PolyAcc
     m.far = multiplier(permute<kPositions>(high));
 }
 
-// Zeroes the powers with ymm stores: a wipe() of this size becomes REP
-// STOSQ, whose start-up costs more than these stores. The empty asm in the
-// loop hides the pointer, so GCC cannot turn the loop back into a memset;
-// the one after it makes the stores observable, as in wipe().
+// Zeroes the powers with straight-line ymm stores at fixed offsets. A
+// wipe() of this size loops, and a plain loop here becomes a memset call
+// (clang 14) or stays a loop (g++ 12) whose pointer, hidden from the
+// optimiser by an empty asm at each step, put every store's address on one
+// serial chain: on Zen 4, g++ 12, a 4-block call went from 205 to 186
+// cycles, 20 blocks from 273 to 266. The empty asm after each store makes
+// it observable, as in wipe(), so it is neither removed nor merged.
 STITCH_INLINE_AVX2_BMI2 void wipe_multipliers(Multipliers& m) {
     static_assert(sizeof(Multipliers) % sizeof(__m256i) == 0);
     __m256i* v = reinterpret_cast<__m256i*>(&m);
     const __m256i zero = _mm256_setzero_si256();
+#pragma GCC unroll 32
     for (size_t i = 0; i < sizeof(Multipliers) / sizeof(__m256i); ++i) {
-        __asm__("" : "+r"(v));
-        _mm256_store_si256(v++, zero);
+        _mm256_store_si256(v + i, zero);
+        __asm__ __volatile__("" : : "r"(v + i) : "memory");
     }
-    __asm__ __volatile__("" : : "r"(&m) : "memory");
 }
 
 // h and `groups` (at least one) groups of four blocks, as the two
@@ -426,14 +433,14 @@ void poly1305_blocks_avx2_vector(Poly1305State& st, const uint8_t* in, size_t nb
         // The powers must not outlive the call in memory (nor in vector
         // registers: see below).
         Multipliers m;
-        set_multipliers(m, acc);
+        set_multipliers(m, acc.r0, acc.r1, acc.s1);
         run(acc, m, in + lead * kPolyBlock, nblocks / 4);
         wipe_multipliers(m);
     }
     mulx::store(st, acc);
-    wipe_object(acc);
-    // Last, so that no r power or h is left in a vector register: GCC may
-    // pass h through an xmm register on its way to `st`.
+    // acc is a register value, as in set_multipliers. Last, so that no r
+    // power or h is left in a vector register: GCC may pass h through an
+    // xmm register on its way to `st`.
     _mm256_zeroall();
 }
 

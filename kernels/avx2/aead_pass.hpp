@@ -92,7 +92,7 @@ private:
     // blocks then take whole batches, and a 1 KiB seal two, not three.
     STITCH_INLINE_AVX2_BMI2 void keying_batch(BatchRun& batches) {
         uint64_t k[4];
-        batches.xor_batch_beside_block0(st_.chacha, in_, out_, k);
+        batches.xor_batch_beside_block0(st_.chacha, mulx::in_gpr(in_), mulx::in_gpr(out_), k);
         key_mac(st_, acc_, k);
         wipe(k, sizeof(k));
         chacha_advance(st_.chacha.ctr, 1 + kBatchBlocks);
@@ -114,9 +114,12 @@ private:
             st_.mac.buf_len = uint32_t(len_ - mac_);
             mac_ = len_;
         }
-        batches.xor_batch(st_.chacha, in_ + pos_, out_ + pos_, acc_, mac_from, whole);
+        // pos_ through a register: g++ 12 read it as one 16-byte pair with
+        // mac_, just stored with 8 bytes (a store-forwarding stall a batch).
+        const size_t pos = mulx::in_gpr(pos_);
+        batches.xor_batch(st_.chacha, in_ + pos, out_ + pos, acc_, mac_from, whole);
         chacha_advance(st_.chacha.ctr, kBatchBlocks);
-        pos_ += kBatchBytes;
+        pos_ = pos + kBatchBytes;
     }
 
     // The last n (1..8) text blocks, or fewer bytes, in one keystream call:

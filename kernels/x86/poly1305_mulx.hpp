@@ -32,7 +32,10 @@ struct PolyProduct {
 // and extracted them again (VMOVQ, VPEXTRQ), on the way into the MAC's
 // serial chain: on Zen 4 an open of 0 / 64 / 192 B took 134 / 152 / 206 ns
 // that way and 126 / 145 / 189 with this (clang 14 unchanged).
-STITCH_INLINE_AVX2_BMI2 uint64_t in_gpr(uint64_t x) {
+// (Also a pointer or a length, where g++ 12 would pair two of them in an
+// xmm register straight after storing them one by one.)
+template <class T>
+STITCH_INLINE_AVX2_BMI2 T in_gpr(T x) {
     __asm__("" : "+r"(x));
     return x;
 }
@@ -42,10 +45,14 @@ STITCH_INLINE_AVX2_BMI2 PolyAcc load(const Poly1305State& st) {
                    in_gpr(st.r[0]), in_gpr(st.r[1]), in_gpr(st.s1)};
 }
 
+// Each limb through a general-purpose register: g++ 12 otherwise loaded h0
+// and h1 as one 16-byte pair from an accumulator the MULX asm had just
+// written with 8-byte stores, a store-forwarding stall at the end of every
+// record's MAC.
 STITCH_INLINE_AVX2_BMI2 void store(Poly1305State& st, const PolyAcc& a) {
-    st.h[0] = a.h0;
-    st.h[1] = a.h1;
-    st.h[2] = a.h2;
+    st.h[0] = in_gpr(a.h0);
+    st.h[1] = in_gpr(a.h1);
+    st.h[2] = in_gpr(a.h2);
 }
 
 // The stages are written as add/adc chains in asm: GCC 12 spills the halves

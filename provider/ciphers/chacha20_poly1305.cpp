@@ -116,9 +116,16 @@ int set_tls_aad(Ctx& c, const OSSL_PARAM& p) noexcept {
         aad[11] = uint8_t(len >> 8);
         aad[12] = uint8_t(len);
     }
+    // Bytes 4..11 of the IV XOR the sequence number as one 64-bit word, read
+    // from the IV itself: g++ 12 read them back as one load over the 4- and
+    // 8-byte stores of a copy (a store-forwarding stall a record).
+    uint64_t seq, iv_tail;
+    std::memcpy(&seq, aad, 8);
+    std::memcpy(&iv_tail, c.nonce + 4, 8);
+    iv_tail ^= seq;
     uint8_t nonce[kIvLen];
-    std::memcpy(nonce, c.nonce, kIvLen);
-    for (size_t i = 0; i < 8; ++i) nonce[4 + i] ^= aad[i];
+    std::memcpy(nonce, c.nonce, 4);
+    std::memcpy(nonce + 4, &iv_tail, 8);
     kern::aead_set_nonce(c.st, nonce);
     kern::aead_aad(c.st, aad, kTlsAadLen);  // held back by the kernel until the record arrives
     c.tls_payload = len;

@@ -1,10 +1,12 @@
 // Poly1305 over whole blocks for the AVX2 set (Impl::poly1305_blocks): MULX
 // for runs shorter than avx2::kVectorPolyMin blocks, the four-lane vector
-// code (x86/poly1305_vector.hpp) from there. Buffering, padding and the
+// code (x86/poly1305_vector.hpp) from there; on Zen 4 its one-accumulator
+// form for 20-23 blocks (avx2/tuning.hpp). Buffering, padding and the
 // final reduction stay in portable/poly1305.cpp, shared by every kernel set.
 #include <immintrin.h>
 
 #include "kernels/avx2/kernels.hpp"
+#include "kernels/avx2/set.hpp"
 #include "kernels/avx2/tuning.hpp"
 #include "kernels/simd/u32x8.hpp"
 #include "kernels/x86/poly1305_mulx.hpp"
@@ -23,7 +25,10 @@ void poly1305_blocks_mulx(Poly1305State& st, const uint8_t* in, size_t nblocks) 
 }
 
 void poly1305_blocks_avx2(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept {
-    if (nblocks < avx2::kVectorPolyMin)
+    if (avx2::kPoly1305OneAccumulator && nblocks >= avx2::kOneAccumulatorMin &&
+        nblocks < avx2::kOneAccumulatorEnd)
+        poly1305_blocks_avx2_vector_one(st, in, nblocks);
+    else if (nblocks < avx2::kVectorPolyMin)
         poly1305_blocks_mulx(st, in, nblocks);  // clears the vector registers itself
     else
         poly1305_blocks_avx2_vector(st, in, nblocks);

@@ -69,6 +69,8 @@ bool lone_block_in_gpr(const CpuFeatures& f) noexcept {
     return f.vendor == CpuVendor::amd && f.family == kLoneBlockInGprFamily;
 }
 
+bool poly1305_one_accumulator(const CpuFeatures& f) noexcept { return zen4(f); }
+
 bool key_beside_batch_here() noexcept {
     const int forced = forced_block_place();
     return forced >= 0 ? forced == 1 : key_beside_batch(cpu_features_raw());

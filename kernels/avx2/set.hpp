@@ -36,7 +36,12 @@ bool key_beside_batch_here() noexcept;
 bool lone_block_in_gpr(const CpuFeatures& f) noexcept;
 bool lone_block_in_gpr_here() noexcept;
 
+// Poly1305 runs of 20-23 blocks with one vector accumulator (avx2/tuning.hpp,
+// kOneAccumulatorMin): Zen 4.
+bool poly1305_one_accumulator(const CpuFeatures& f) noexcept;
+
 inline const bool kKeyBesideBatch = key_beside_batch_here();
+inline const bool kPoly1305OneAccumulator = poly1305_one_accumulator(cpu_features_raw());
 inline const bool kLoneBlockInGpr = lone_block_in_gpr_here();
 
 }  // namespace stitch::kern::avx2

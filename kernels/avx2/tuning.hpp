@@ -20,6 +20,23 @@ namespace stitch::kern::avx2 {
 // 262 cycles against 304 for MULX, 16 blocks 232 against 238).
 inline constexpr size_t kVectorPolyMin = 20;
 
+// Where the CPU rule says so (avx2::poly1305_one_accumulator: Zen 4), runs
+// of kOneAccumulatorMin up to kOneAccumulatorEnd blocks take the vector code
+// with one accumulator and r..r^4 only (poly1305_blocks_avx2_vector_one),
+// a lower fixed cost than two accumulators' r..r^8, though each group then
+// waits out a whole step. Measured on Zen 4 (EPYC model 0x11, December
+// 2026, g++ 12), cycles a call: 20 blocks 245 against 262 for two
+// accumulators, 24 blocks 275 against 282 (under 3%, so two from there), 28
+// level; through EVP, POLY1305 320 B 0.98-0.99x -> 1.04-1.05x the default,
+// 352 B 0.99-1.01x -> 1.03-1.05x. At 16 blocks it beat MULX in a call (214
+// against 238 cycles) but not through EVP (256-288 B 1.05-1.06x either
+// way: the MULX chain overlaps the next message), so MULX keeps those.
+// Zen 5, whose vector adds take two cycles, would make each step's wait
+// twice as long: not measured, so it keeps two accumulators, as do the
+// cores not measured.
+inline constexpr size_t kOneAccumulatorMin = kVectorPolyMin;
+inline constexpr size_t kOneAccumulatorEnd = 24;
+
 // An open's first call (block 0 and text blocks whose ciphertext is then
 // absorbed with no rounds beside it) takes the text's blocks mod 8 when
 // they are at most this many, else block 0 alone, and the remainder goes

@@ -324,7 +324,7 @@ struct Multipliers {
 // took 334 cycles with the wipes of this copy and of the caller's
 // accumulator, 273 without (g++ 12; clang 14 332 -> 251). What the
 // compiler spills is its own (g++ 12 puts r^2's limbs in the red zone).
-STITCH_INLINE_AVX2_BMI2 void set_multipliers(Multipliers& m, uint64_t r0, uint64_t r1, uint64_t s1) {
+STITCH_INLINE_AVX2_BMI2 Lanes low_powers(uint64_t r0, uint64_t r1, uint64_t s1) {
     mulx::PolyAcc a{r0, r1, 0, r0, r1, s1};
     const Base26 p1 = to_base26(a.h0, a.h1, a.h2);
     mulx::reduce(a, mulx::multiply(a));  // each leaves h2 <= 4
@@ -333,14 +333,19 @@ STITCH_INLINE_AVX2_BMI2 void set_multipliers(Multipliers& m, uint64_t r0, uint64
     const Base26 p3 = to_base26(a.h0, a.h1, a.h2);
     mulx::reduce(a, mulx::multiply(a));
     const Base26 p4 = to_base26(a.h0, a.h1, a.h2);
+    return lanes_of(p1, p2, p3, p4);  // (r, r^2, r^3, r^4)
+}
 
-    const Lanes low = lanes_of(p1, p2, p3, p4);
+// Lane order (3, 1, 2, 0) of a group's owed powers: r^(k+4), r^(k+2),
+// r^(k+3), r^(k+1), for the unpacked blocks' positions 0, 2, 1, 3.
+constexpr int kPositions = 3 | (1 << 2) | (2 << 4) | (0 << 6);
+
+STITCH_INLINE_AVX2_BMI2 void set_multipliers(Multipliers& m, uint64_t r0, uint64_t r1, uint64_t s1) {
+    const Lanes low = low_powers(r0, r1, s1);
     m.step = multiplier(permute<0xff>(low));
     Lanes high = zero_lanes();
     multiply_add(high, low, m.step);
     high = carry(high);  // (r^5, r^6, r^7, r^8)
-    // Lane order (3, 1, 2, 0): r^(k+4), r^(k+2), r^(k+3), r^(k+1).
-    constexpr int kPositions = 3 | (1 << 2) | (2 << 4) | (0 << 6);
     m.step = multiplier(permute<0xff>(high));
     m.near = multiplier(permute<kPositions>(low));
     m.far = multiplier(permute<kPositions>(high));
@@ -353,16 +358,19 @@ STITCH_INLINE_AVX2_BMI2 void set_multipliers(Multipliers& m, uint64_t r0, uint64
 // serial chain: on Zen 4, g++ 12, a 4-block call went from 205 to 186
 // cycles, 20 blocks from 273 to 266. The empty asm after each store makes
 // it observable, as in wipe(), so it is neither removed nor merged.
-STITCH_INLINE_AVX2_BMI2 void wipe_multipliers(Multipliers& m) {
-    static_assert(sizeof(Multipliers) % sizeof(__m256i) == 0);
+template <class M>
+STITCH_INLINE_AVX2_BMI2 void wipe_multipliers(M& m) {
+    static_assert(sizeof(M) % sizeof(__m256i) == 0);
     __m256i* v = reinterpret_cast<__m256i*>(&m);
     const __m256i zero = _mm256_setzero_si256();
 #pragma GCC unroll 32
-    for (size_t i = 0; i < sizeof(Multipliers) / sizeof(__m256i); ++i) {
+    for (size_t i = 0; i < sizeof(M) / sizeof(__m256i); ++i) {
         _mm256_store_si256(v + i, zero);
         __asm__ __volatile__("" : : "r"(v + i) : "memory");
     }
 }
+
+STITCH_INLINE_AVX2_BMI2 void finish(mulx::PolyAcc& acc, const Lanes& d);
 
 // h and `groups` (at least one) groups of four blocks, as the two
 // accumulators A and B (see the top of this file): group g goes to A when
@@ -395,6 +403,35 @@ STITCH_INLINE_AVX2_BMI2 void run(mulx::PolyAcc& acc, const Multipliers& m, const
     const bool odd = groups % 2;
     multiply_add(d, a, odd ? m.near : m.far);
     multiply_add(d, b, odd ? m.far : m.near);
+    finish(acc, d);
+}
+
+// One accumulator, OpenSSL's shape: r^4 in every lane for the steps, one
+// last multiply by (r^4, r^2, r^3, r) in load_blocks' lane order, so only
+// r..r^4 and two multipliers. Its steps form one chain (a group takes a
+// step's latency, not half of it), but the set-up skips r^5..r^8 and the
+// last multiply is one, not two: the AVX2 set runs it for a few groups where
+// a CPU rule says so (avx2/tuning.hpp).
+struct NearMultipliers {
+    Multiplier step, near;
+};
+
+STITCH_INLINE_AVX2_BMI2 void run_one(mulx::PolyAcc& acc, NearMultipliers& m, const uint8_t* in, size_t groups) {
+    constexpr size_t kGroup = 4 * kPolyBlock;
+    const Lanes low = low_powers(acc.r0, acc.r1, acc.s1);
+    m.step = multiplier(permute<0xff>(low));
+    m.near = multiplier(permute<kPositions>(low));
+    const Base26 h = to_base26(acc.h0, acc.h1, acc.h2);
+    const Base26 zero{0, 0, 0, 0, 0};
+    Lanes a = add(lanes_of(h, zero, zero, zero), load_blocks(in));
+    for (size_t g = 1; g < groups; ++g) step(a, m.step, in + g * kGroup);
+    Lanes d = zero_lanes();
+    multiply_add(d, a, m.near);
+    finish(acc, d);
+}
+
+// The four lanes' sum of d, carried, into acc's h in 64-bit limbs.
+STITCH_INLINE_AVX2_BMI2 void finish(mulx::PolyAcc& acc, const Lanes& d) {
     // Each lane < 2^59.5, so the four lanes add up in 64 bits.
     uint64_t s0 = lane_sum(d.l0), s1 = lane_sum(d.l1), s2 = lane_sum(d.l2), s3 = lane_sum(d.l3),
              s4 = lane_sum(d.l4);
@@ -421,27 +458,41 @@ STITCH_INLINE_AVX2_BMI2 void run(mulx::PolyAcc& acc, const Multipliers& m, const
     acc.h2 = uint64_t(t >> 64);
 }
 
-}  // namespace
-
-void poly1305_blocks_avx2_vector(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept {
+// The first nblocks % 4 blocks go through MULX, so the vector part is
+// whole groups and needs no partial-lane tail. The powers must not outlive
+// the call in memory (nor in vector registers: see the end).
+template <bool kOneAccumulator>
+STITCH_INLINE_AVX2_BMI2 void vector_blocks(Poly1305State& st, const uint8_t* in, size_t nblocks) {
     mulx::PolyAcc acc = mulx::load(st);
-    // The first nblocks % 4 blocks go through MULX, so the vector part is
-    // whole groups and needs no partial-lane tail.
     const size_t lead = nblocks % 4;
     mulx::blocks(acc, in, lead);
     if (nblocks >= 4) {
-        // The powers must not outlive the call in memory (nor in vector
-        // registers: see below).
-        Multipliers m;
-        set_multipliers(m, acc.r0, acc.r1, acc.s1);
-        run(acc, m, in + lead * kPolyBlock, nblocks / 4);
-        wipe_multipliers(m);
+        if constexpr (kOneAccumulator) {
+            NearMultipliers m;
+            run_one(acc, m, in + lead * kPolyBlock, nblocks / 4);
+            wipe_multipliers(m);
+        } else {
+            Multipliers m;
+            set_multipliers(m, acc.r0, acc.r1, acc.s1);
+            run(acc, m, in + lead * kPolyBlock, nblocks / 4);
+            wipe_multipliers(m);
+        }
     }
     mulx::store(st, acc);
     // acc is a register value, as in set_multipliers. Last, so that no r
     // power or h is left in a vector register: GCC may pass h through an
     // xmm register on its way to `st`.
     _mm256_zeroall();
+}
+
+}  // namespace
+
+void poly1305_blocks_avx2_vector(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept {
+    vector_blocks<false>(st, in, nblocks);
+}
+
+void poly1305_blocks_avx2_vector_one(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept {
+    vector_blocks<true>(st, in, nblocks);
 }
 
 }  // namespace stitch::kern

@@ -25,4 +25,9 @@ namespace stitch::kern {
 STITCH_TARGET_AVX2_BMI2 void poly1305_blocks_avx2_vector(Poly1305State& st, const uint8_t* in,
                                                          size_t nblocks) noexcept;
 
+// The same with one accumulator and r..r^4 only (OpenSSL's shape): a lower
+// fixed cost, each group a step's whole latency. Same contract.
+STITCH_TARGET_AVX2_BMI2 void poly1305_blocks_avx2_vector_one(Poly1305State& st, const uint8_t* in,
+                                                             size_t nblocks) noexcept;
+
 }  // namespace stitch::kern

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Mutants of the AVX2 set's batch core (docs/kernels.md lists them): plants
 each in turn in the source, rebuilds the kernel suite in BUILD_DIR, runs it
-on the AVX2 set alone, and restores the file. Every mutant must be caught.
+on the AVX2 set alone (and poly1305_avx2_test, which forces both forms of
+the vector Poly1305), and restores the file. Every mutant must be caught.
 Not part of CTest (each one is a rebuild, ~30 s).
 
   tests/kernels/avx2_mutants.py [BUILD_DIR] [INDEX...]     (default: build; all)
@@ -153,9 +154,18 @@ mutants = [
      "multiply_add(d, a, odd ? m.near : m.far);", "multiply_add(d, a, odd ? m.far : m.near);"),
     ("vector Poly1305: r^5..r^8 from r^3 (the parked multiplier)", VECTOR,
      "    m.step = multiplier(permute<0xff>(low));\n", "    m.step = multiplier(permute<0xaa>(low));\n"),
+    # Its one-accumulator form (Zen 4's 20-23 blocks; poly1305_avx2_test
+    # forces it on every CPU).
+    ("vector Poly1305, one accumulator: the last multiply by r^4 in every lane", VECTOR,
+     "    multiply_add(d, a, m.near);\n    finish(acc, d);", "    multiply_add(d, a, m.step);\n    finish(acc, d);"),
+    ("vector Poly1305, one accumulator: the last group left out", VECTOR,
+     "for (size_t g = 1; g < groups; ++g) step(a, m.step, in + g * kGroup);",
+     "for (size_t g = 1; g + 1 < groups; ++g) step(a, m.step, in + g * kGroup);"),
 ]
 sel = [a for a in sys.argv[1:] if a.isdigit()]
 target = "test_kernel_sets"
+# The vector Poly1305's own suite too: it forces both forms on every CPU.
+extra = "poly1305_avx2_test"
 results = []
 for idx, (name, path, old, new) in enumerate(mutants):
     if sel and str(idx) not in sel:
@@ -165,7 +175,7 @@ for idx, (name, path, old, new) in enumerate(mutants):
     assert src.count(old) >= 1, (name, old)
     p.write_text(src.replace(old, new, 1))
     try:
-        b = subprocess.run(f"cmake --build {build} --target {target} -j2", shell=True, cwd=root,
+        b = subprocess.run(f"cmake --build {build} --target {target} {extra} -j2", shell=True, cwd=root,
                            capture_output=True, text=True)
         if b.returncode:
             results.append((name, "BUILD FAILED"))
@@ -182,10 +192,14 @@ for idx, (name, path, old, new) in enumerate(mutants):
             # "[  FAILED  ] EverySet/KernelSuite.Name/avx2, where ...": the Name.
             failed |= {f"{l.split()[3].split('/')[1].split('.')[-1]} ({key})" for l in r.stdout.splitlines()
                        if l.startswith("[  FAILED  ]") and len(l.split()) > 3 and l.split()[3].count("/") >= 2}
+        r = subprocess.run(f"{build}/tests/kernels/{extra}", shell=True, cwd=root, capture_output=True, text=True)
+        caught |= r.returncode != 0
+        failed |= {f"{extra}: {l.split()[3].split('/')[1]}" for l in r.stdout.splitlines()
+                   if l.startswith("[  FAILED  ]") and len(l.split()) > 3 and "/" in l.split()[3]}
         results.append((name, "caught by " + ", ".join(sorted(failed)) if caught else "SURVIVED"))
     finally:
         p.write_text(src)
     print(results[-1], flush=True)
-subprocess.run(f"cmake --build {build} --target {target} -j2", shell=True, cwd=root, capture_output=True)
+subprocess.run(f"cmake --build {build} --target {target} {extra} -j2", shell=True, cwd=root, capture_output=True)
 print("\n".join(f"{n}: {r}" for n, r in results))
 sys.exit(1 if any(r in ("SURVIVED", "BUILD FAILED") for _, r in results) else 0)

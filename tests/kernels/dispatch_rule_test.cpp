@@ -135,6 +135,22 @@ TEST(DispatchRule, Avx2KeyBesideBatchOnZen4AndZen5Only) {
     }
 }
 
+// The vector Poly1305's one-accumulator form for 20-23 blocks on Zen 4 only,
+// where it was measured faster; two accumulators elsewhere (Zen 5 and the
+// rest unmeasured).
+TEST(DispatchRule, Avx2Poly1305OneAccumulatorOnZen4Only) {
+    EXPECT_TRUE(kern::avx2::poly1305_one_accumulator(features(kRows[17])));    // Zen 4 (Genoa)
+    EXPECT_TRUE(kern::avx2::poly1305_one_accumulator(features(kRows[18])));    // Zen 4 (Raphael)
+    EXPECT_FALSE(kern::avx2::poly1305_one_accumulator(features(kRows[19])));   // Zen 5
+    EXPECT_FALSE(kern::avx2::poly1305_one_accumulator(features(kRows[15])));   // Zen 2
+    EXPECT_FALSE(kern::avx2::poly1305_one_accumulator(features(kRows[16])));   // Zen 3
+    EXPECT_FALSE(kern::avx2::poly1305_one_accumulator(features(kRows[12])));   // Emerald Rapids
+    EXPECT_FALSE(kern::avx2::poly1305_one_accumulator(features(kRows[3])));    // Alder Lake
+    CpuFeatures other = features(kRows[17]);
+    other.vendor = CpuVendor::intel;  // family 0x19 model 0x11 from another vendor
+    EXPECT_FALSE(kern::avx2::poly1305_one_accumulator(other));
+}
+
 // A block with nothing beside it in general registers on Zen 5 only (two-
 // cycle vector operations there); a row pair elsewhere, Zen 4 measured.
 TEST(DispatchRule, Avx2LoneBlockInGprOnZen5Only) {

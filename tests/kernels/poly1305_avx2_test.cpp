@@ -4,8 +4,9 @@
 // vector code leaves is checked to be in the range poly1305_final and the
 // scalar blocks accept (h2 <= 4). Every entry is tested: the AVX2 set's
 // Impl::poly1305_blocks (MULX below avx2::kVectorPolyMin, vector from
-// there), and the vector path forced for every size (or short inputs would
-// only ever reach the MULX code).
+// there, one accumulator for 20-23 blocks on Zen 4), and both vector paths
+// forced for every size (or short inputs would only ever reach the MULX
+// code, and most CPUs never the one-accumulator form).
 #include "kernels/x86/poly1305_vector.hpp"
 
 #include <gtest/gtest.h>
@@ -45,7 +46,8 @@ void PrintTo(const Entry& e, std::ostream* os) { *os << e.name; }
 // The forced vector path, then the AVX2 set's dispatching entry: one
 // instance of every test each.
 std::vector<Entry> entries() {
-    std::vector<Entry> v{{"poly1305_blocks_avx2_vector", "vector", &kern::poly1305_blocks_avx2_vector}};
+    std::vector<Entry> v{{"poly1305_blocks_avx2_vector", "vector", &kern::poly1305_blocks_avx2_vector},
+                         {"poly1305_blocks_avx2_vector_one", "vector_one", &kern::poly1305_blocks_avx2_vector_one}};
     for (const kern::Impl* impl : kern::avx2::impls()) {
         std::string id = kern::impl_label(*impl);
         for (char& c : id)

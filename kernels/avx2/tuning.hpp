@@ -1,9 +1,10 @@
 // The AVX2 set's cut-offs. One design serves every AVX2 CPU: its speed comes
 // from where the batch's rounds keep their words (avx2/batch_rounds.hpp),
-// not from per-CPU tuning. Two choices differ by CPU, where a measurement
+// not from per-CPU tuning. Three choices differ by CPU, where a measurement
 // showed it at least 3% faster: where block 0 and lone blocks run (Zen 4
-// and Zen 5, below); the values here were measured where they say
-// (docs/kernels.md, "The AVX2 set").
+// and Zen 5), and the vector Poly1305's shape for 20-23 blocks (Zen 4),
+// below; the values here were measured where they say (docs/kernels.md,
+// "The AVX2 set").
 #pragma once
 
 #include <cstddef>

@@ -372,6 +372,14 @@ STITCH_INLINE_AVX2_BMI2 void wipe_multipliers(M& m) {
 
 STITCH_INLINE_AVX2_BMI2 void finish(mulx::PolyAcc& acc, const Lanes& d);
 
+// The first group of four blocks with h in lane 0, the lane of the first
+// block (position 0): both forms start an accumulator from it.
+STITCH_INLINE_AVX2_BMI2 Lanes first_group(const mulx::PolyAcc& acc, const uint8_t* in) {
+    const Base26 h = to_base26(acc.h0, acc.h1, acc.h2);
+    const Base26 zero{0, 0, 0, 0, 0};
+    return add(lanes_of(h, zero, zero, zero), load_blocks(in));
+}
+
 // h and `groups` (at least one) groups of four blocks, as the two
 // accumulators A and B (see the top of this file): group g goes to A when
 // g is even, to B when odd, and h joins lane 0 of A, the lane of the first
@@ -379,9 +387,7 @@ STITCH_INLINE_AVX2_BMI2 void finish(mulx::PolyAcc& acc, const Lanes& d);
 // them, so one waits while the other works. Leaves the new h in acc.
 STITCH_INLINE_AVX2_BMI2 void run(mulx::PolyAcc& acc, const Multipliers& m, const uint8_t* in, size_t groups) {
     constexpr size_t kGroup = 4 * kPolyBlock;
-    const Base26 h = to_base26(acc.h0, acc.h1, acc.h2);
-    const Base26 zero{0, 0, 0, 0, 0};
-    Lanes a = add(lanes_of(h, zero, zero, zero), load_blocks(in));
+    Lanes a = first_group(acc, in);
     Lanes b = zero_lanes();
     size_t g = 1;
     in += kGroup;
@@ -421,9 +427,7 @@ STITCH_INLINE_AVX2_BMI2 void run_one(mulx::PolyAcc& acc, NearMultipliers& m, con
     const Lanes low = low_powers(acc.r0, acc.r1, acc.s1);
     m.step = multiplier(permute<0xff>(low));
     m.near = multiplier(permute<kPositions>(low));
-    const Base26 h = to_base26(acc.h0, acc.h1, acc.h2);
-    const Base26 zero{0, 0, 0, 0, 0};
-    Lanes a = add(lanes_of(h, zero, zero, zero), load_blocks(in));
+    Lanes a = first_group(acc, in);
     for (size_t g = 1; g < groups; ++g) step(a, m.step, in + g * kGroup);
     Lanes d = zero_lanes();
     multiply_add(d, a, m.near);

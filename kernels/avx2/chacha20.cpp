@@ -54,13 +54,18 @@ STITCH_INLINE_AVX2_BMI2 void run(ChaChaState& st, const uint8_t*& in, uint8_t*& 
 
 STITCH_TARGET_AVX2_BMI2 void chacha20_blocks_avx2(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t nblocks) noexcept {
     U32x8::clean_upper();  // see clean_upper
-    if (in && nblocks >= kBatchBlocks) {
+    if (in && nblocks >= kBatchBlocks - 1) {
         avx2::BatchRun batches(st);
         for (; nblocks >= kBatchBlocks; nblocks -= kBatchBlocks) {
             batches.xor_batch(st, in, out);
             chacha_advance(st.ctr, kBatchBlocks);
             in += kBatchBlocks * kChaChaBlock;
             out += kBatchBlocks * kChaChaBlock;
+        }
+        if (nblocks == kBatchBlocks - 1) {  // a tail of seven: the batch without its eighth block
+            batches.xor_seven(st, in, out);
+            chacha_advance(st.ctr, nblocks);
+            nblocks = 0;
         }
         batches.wipe();
     }

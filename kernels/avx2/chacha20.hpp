@@ -84,6 +84,15 @@ public:
         batch<Out::xor_input>(frame_, acc, p);
     }
 
+    // Seven blocks at st.ctr, out[0..448) = in ^ their keystream: a batch
+    // whose eighth block is neither read nor written, so a run's tail of
+    // seven needs no keystream buffer to fill, copy and wipe.
+    STITCH_INLINE_AVX2_BMI2 void xor_seven(const ChaChaState& st, const uint8_t* in, uint8_t* out) {
+        set_counter(st);
+        frame_.in = in, frame_.out = out;
+        batch<Out::xor_seven>(frame_);
+    }
+
     // Nine blocks from st.ctr: block 0 in general-purpose registers beside
     // the eight from st.ctr + 1, out = in ^ those (batch_nine); block 0's
     // first 32 bytes into key (r ‖ s, little-endian words).
@@ -131,23 +140,28 @@ STITCH_INLINE_AVX2_BMI2 void load_rows(const ChaChaState& st, uint64_t first, U3
 // ks[8..8 + 2·Pairs), without advancing st.
 template <size_t Pairs>
 STITCH_INLINE_AVX2_BMI2 void keystream_rows(const ChaChaState& st, U32x8 (&ks)[1][16]) {
-    static_assert(Pairs == 1 || Pairs == 2);
+    static_assert(Pairs >= 1 && Pairs <= 3);
     RowFrame frame;
     for (size_t p = 0; p < Pairs; ++p) load_rows(st, 2 * p, frame.in + 4 * p);
     frame.out = reinterpret_cast<uint8_t*>(ks[0]);
     if constexpr (Pairs == 1)
         rows_keystream_1(frame);
-    else
+    else if constexpr (Pairs == 2)
         rows_keystream_2(frame);
+    else
+        rows_keystream_3(frame);
     U32x8::wipe<4 * Pairs>(frame.in);  // the key's words
 }
 
 // The first n (1..8) blocks of one batch in the quickest shape for n:
 // measured on Zen 5 (core cycles), one row pair ~490, two ~590, a batch
-// ~750.
+// ~750; on Zen 4 (a kernel call), one pair ~385, two ~455, three ~540, a
+// batch into the buffer ~600.
 STITCH_INLINE_AVX2_BMI2 void keystream_upto(const ChaChaState& st, U32x8 (&ks)[1][16], size_t n) {
-    if (n > 4)
+    if (n > 6)
         keystream(st, ks);
+    else if (n > 4)
+        keystream_rows<3>(st, ks);
     else if (n > 2)
         keystream_rows<2>(st, ks);
     else
@@ -158,8 +172,11 @@ STITCH_INLINE_AVX2_BMI2 void keystream_upto(const ChaChaState& st, U32x8 (&ks)[1
 // compiler writes as a few vector stores (a whole-array wipe of 512 bytes
 // cost a REP STOS start-up on the short records).
 STITCH_INLINE_AVX2_BMI2 void wipe_upto(U32x8 (&ks)[1][16], size_t n) {
-    if (n > 4) {
+    if (n > 6) {
         U32x8::wipe<16>(ks[0]);
+    } else if (n > 4) {
+        U32x8::wipe<6>(&ks[0][0]);
+        U32x8::wipe<6>(&ks[0][8]);
     } else if (n > 2) {
         U32x8::wipe<4>(&ks[0][0]);
         U32x8::wipe<4>(&ks[0][8]);

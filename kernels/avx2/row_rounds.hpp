@@ -1,12 +1,14 @@
-// The ten double rounds of one or two block pairs (two or four blocks) in
+// The ten double rounds of one, two or three block pairs (2, 4 or 6 blocks) in
 // the row layout: each ymm register holds one row (four words) of two
 // blocks, so a pair is four registers and the diagonal round is a rotation
 // of rows a, c and d. No word lives in memory and there is no transpose: a
-// shorter critical path than a batch, for the keystream of 1..4 blocks.
+// shorter critical path than a batch, for the keystream of 1..6 blocks.
 // One asm statement with its registers named, as the batch's
-// (avx2/batch_rounds.hpp), so g++ and clang emit the same loop:
+// (avx2/batch_rounds.hpp), so g++ and clang emit the same loop, its head on
+// a 32-byte boundary as the batch's:
 //
 //   ymm0..3    rows a, b, c, d of pair 0      ymm4..7   the same of pair 1
+//   ymm8..11   the same of pair 2 (three pairs only)
 //   ymm14, 15  the shift temporaries
 #pragma once
 
@@ -25,7 +27,7 @@ namespace stitch::kern::avx2 {
 // keystream goes: a buffer in the batch's keystream layout (ks[j] bytes
 // 0..31 of block j, ks[8 + j] bytes 32..63), blocks 0..2·Pairs filled.
 struct alignas(32) RowFrame {
-    simd::U32x8 in[8];
+    simd::U32x8 in[12];
     uint8_t* out;
 };
 
@@ -68,7 +70,7 @@ STITCH_INLINE_AVX2_BMI2 void rows_keystream_1(RowFrame& frame) {
     uint32_t rounds;
     __asm__ volatile(STITCH_ROWS_IN("%%ymm0", "%%ymm1", "%%ymm2", "%%ymm3", 0)
                      "movl $10, %[rounds]\n"
-                     "1:\n\t"
+                     ".p2align 5\n1:\n\t"
                      STITCH_QR("%%ymm0", "%%ymm1", "%%ymm2", "%%ymm3")
                      STITCH_DIAGONALIZE("%%ymm0", "%%ymm2", "%%ymm3")
                      STITCH_QR("%%ymm0", "%%ymm1", "%%ymm2", "%%ymm3")
@@ -87,7 +89,7 @@ STITCH_INLINE_AVX2_BMI2 void rows_keystream_2(RowFrame& frame) {
     __asm__ volatile(STITCH_ROWS_IN("%%ymm0", "%%ymm1", "%%ymm2", "%%ymm3", 0)
                      STITCH_ROWS_IN("%%ymm4", "%%ymm5", "%%ymm6", "%%ymm7", 1)
                      "movl $10, %[rounds]\n"
-                     "1:\n\t"
+                     ".p2align 5\n1:\n\t"
                      STITCH_QR_PAIR("%%ymm0", "%%ymm1", "%%ymm2", "%%ymm3", "%%ymm4", "%%ymm5", "%%ymm6", "%%ymm7")
                      STITCH_DIAGONALIZE("%%ymm0", "%%ymm2", "%%ymm3")
                      STITCH_DIAGONALIZE("%%ymm4", "%%ymm6", "%%ymm7")
@@ -98,6 +100,39 @@ STITCH_INLINE_AVX2_BMI2 void rows_keystream_2(RowFrame& frame) {
                      "jnz 1b\n\t"
                      STITCH_ROWS_OUT("%%ymm0", "%%ymm1", "%%ymm2", "%%ymm3", 0)
                      STITCH_ROWS_OUT("%%ymm4", "%%ymm5", "%%ymm6", "%%ymm7", 1)
+                     : [rounds] "=&r"(rounds), "+m"(frame)
+                     : [f] "r"(&frame), [out] "r"(frame.out), STITCH_MASKS
+                     : "cc", "memory", STITCH_VECTOR_CLOBBERS);
+}
+
+// Three pairs: blocks 0..5, twelve rows and the two temporaries in
+// fourteen registers, the third pair's quarter round after the first two's.
+// For 5-6 blocks instead of a batch: ~540 cycles against ~600 measured on
+// Zen 4, and llvm-mca-16 puts this double round under the batch's on all six
+// of its x86 models (docs/kernels.md). Interleaved line by line with the
+// other two (a third shift temporary in ymm12) it ran ~570 on Zen 4.
+STITCH_INLINE_AVX2_BMI2 void rows_keystream_3(RowFrame& frame) {
+    uint32_t rounds;
+    __asm__ volatile(STITCH_ROWS_IN("%%ymm0", "%%ymm1", "%%ymm2", "%%ymm3", 0)
+                     STITCH_ROWS_IN("%%ymm4", "%%ymm5", "%%ymm6", "%%ymm7", 1)
+                     STITCH_ROWS_IN("%%ymm8", "%%ymm9", "%%ymm10", "%%ymm11", 2)
+                     "movl $10, %[rounds]\n"
+                     ".p2align 5\n1:\n\t"
+                     STITCH_QR_PAIR("%%ymm0", "%%ymm1", "%%ymm2", "%%ymm3", "%%ymm4", "%%ymm5", "%%ymm6", "%%ymm7")
+                     STITCH_QR("%%ymm8", "%%ymm9", "%%ymm10", "%%ymm11")
+                     STITCH_DIAGONALIZE("%%ymm0", "%%ymm2", "%%ymm3")
+                     STITCH_DIAGONALIZE("%%ymm4", "%%ymm6", "%%ymm7")
+                     STITCH_DIAGONALIZE("%%ymm8", "%%ymm10", "%%ymm11")
+                     STITCH_QR_PAIR("%%ymm0", "%%ymm1", "%%ymm2", "%%ymm3", "%%ymm4", "%%ymm5", "%%ymm6", "%%ymm7")
+                     STITCH_QR("%%ymm8", "%%ymm9", "%%ymm10", "%%ymm11")
+                     STITCH_UNDIAGONALIZE("%%ymm0", "%%ymm2", "%%ymm3")
+                     STITCH_UNDIAGONALIZE("%%ymm4", "%%ymm6", "%%ymm7")
+                     STITCH_UNDIAGONALIZE("%%ymm8", "%%ymm10", "%%ymm11")
+                     "decl %[rounds]\n\t"
+                     "jnz 1b\n\t"
+                     STITCH_ROWS_OUT("%%ymm0", "%%ymm1", "%%ymm2", "%%ymm3", 0)
+                     STITCH_ROWS_OUT("%%ymm4", "%%ymm5", "%%ymm6", "%%ymm7", 1)
+                     STITCH_ROWS_OUT("%%ymm8", "%%ymm9", "%%ymm10", "%%ymm11", 2)
                      : [rounds] "=&r"(rounds), "+m"(frame)
                      : [f] "r"(&frame), [out] "r"(frame.out), STITCH_MASKS
                      : "cc", "memory", STITCH_VECTOR_CLOBBERS);

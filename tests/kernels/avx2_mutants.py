@@ -44,6 +44,23 @@ mutants = [
      '"vpshufd $0x4e, " d ", " d "\\n\\t"', '"vpshufd $0x39, " d ", " d "\\n\\t"'),
     ("row pairs: bytes 32..63 of the odd block from the low halves", ROWS,
      '"vperm2i128 $0x31, " d ", " c ", "', '"vperm2i128 $0x20, " d ", " c ", "'),
+    ("three pairs: the third pair's rows out to the second's place", ROWS,
+     'STITCH_ROWS_OUT("%%ymm8", "%%ymm9", "%%ymm10", "%%ymm11", 2)',
+     'STITCH_ROWS_OUT("%%ymm8", "%%ymm9", "%%ymm10", "%%ymm11", 1)'),
+    ("three pairs: the third pair's diagonal quarter round left out", ROWS,
+     'STITCH_QR("%%ymm8", "%%ymm9", "%%ymm10", "%%ymm11")\n                     STITCH_UNDIAGONALIZE',
+     'STITCH_UNDIAGONALIZE'),
+    ("three pairs: the third pair starts from the second's rows", ROWS,
+     'STITCH_ROWS_IN("%%ymm8", "%%ymm9", "%%ymm10", "%%ymm11", 2)',
+     'STITCH_ROWS_IN("%%ymm8", "%%ymm9", "%%ymm10", "%%ymm11", 1)'),
+    ("five blocks take two pairs (four blocks)", CHACHA,
+     "else if (n > 4)\n        keystream_rows<3>", "else if (n > 5)\n        keystream_rows<3>"),
+    ("seven blocks: block 6 not written", ROUNDS,
+     "#define STITCH_EMIT_XOR_SEVEN_6(u, v, sel, half, Y) STITCH_EMIT_XOR(u, v, sel, 6, half, Y)",
+     "#define STITCH_EMIT_XOR_SEVEN_6(u, v, sel, half, Y)"),
+    ("seven blocks: block 7 written past the end", ROUNDS,
+     "#define STITCH_EMIT_XOR_SEVEN_7(u, v, sel, half, Y)\n",
+     "#define STITCH_EMIT_XOR_SEVEN_7(u, v, sel, half, Y) STITCH_EMIT_XOR(u, v, sel, 7, half, Y)\n"),
     # The MAC slots.
     ("slot schedule: a block costs 11 credits (blocks left out)", ROUNDS,
      '"cmpq $10, %[credit]\\n\\t"', '"cmpq $11, %[credit]\\n\\t"'),
@@ -192,6 +209,10 @@ for idx, (name, path, old, new) in enumerate(mutants):
             # "[  FAILED  ] EverySet/KernelSuite.Name/avx2, where ...": the Name.
             failed |= {f"{l.split()[3].split('/')[1].split('.')[-1]} ({key})" for l in r.stdout.splitlines()
                        if l.startswith("[  FAILED  ]") and len(l.split()) > 3 and l.split()[3].count("/") >= 2}
+            runs = [l.split()[3] for l in r.stdout.splitlines() if l.startswith("[ RUN      ]")]
+            signal = -r.returncode if r.returncode < 0 else r.returncode - 128  # the shell's 128 + N
+            if signal > 0 and runs:  # killed (a guard page's fault): the test it died in
+                failed.add(f"{runs[-1].split('/')[1].split('.')[-1]} ({key}, signal {signal})")
         r = subprocess.run(f"{build}/tests/kernels/{extra}", shell=True, cwd=root, capture_output=True, text=True)
         caught |= r.returncode != 0
         failed |= {f"{extra}: {l.split()[3].split('/')[1]}" for l in r.stdout.splitlines()

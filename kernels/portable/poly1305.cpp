@@ -109,8 +109,14 @@ void poly1305_final(const Impl&, Poly1305State& st, uint8_t tag[16]) noexcept {
 
     carry = _addcarry_u64(0, h0, st.pad[0], &t0);
     _addcarry_u64(carry, h1, st.pad[1], &t1);
-    store_le64(tag, t0);
-    store_le64(tag + 8, t1);
+    // Two 8-byte stores from general registers: g++ 12 joined the halves in
+    // an xmm register (MOVQ, MOVQ, PUNPCKLQDQ) for one 16-byte store, a
+    // longer path to the tag than the sum it stores.
+    uint64_t lo = t0, hi = t1;
+    __asm__("" : "+r"(lo), "+r"(hi));
+    store_le64(tag, lo);
+    __asm__("" ::: "memory");
+    store_le64(tag + 8, hi);
     wipe_object(st);
 }
 

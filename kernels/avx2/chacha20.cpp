@@ -44,7 +44,7 @@ STITCH_INLINE_AVX2_BMI2 void run(ChaChaState& st, const uint8_t*& in, uint8_t*& 
     U32x8 ks[1][16];
     avx2::keystream_upto(st, ks, n);
     emit_blocks(ks, n, in, out);
-    if (n != kBatchBlocks) avx2::wipe_upto(ks, n);  // keystream of blocks still to come
+    avx2::wipe_upto(ks, n);  // keystream (of blocks still to come, where n < 8)
     chacha_advance(st.ctr, n);
     if (in) in += n * kChaChaBlock;
     out += n * kChaChaBlock;
@@ -67,7 +67,7 @@ STITCH_TARGET_AVX2_BMI2 void chacha20_blocks_avx2(ChaChaState& st, const uint8_t
             chacha_advance(st.ctr, nblocks);
             nblocks = 0;
         }
-        batches.wipe();
+        batches.wipe_words();  // no MAC, no ninth block
     }
     for (; nblocks >= kBatchBlocks; nblocks -= kBatchBlocks) run(st, in, out, kBatchBlocks);
     if (nblocks > 0) run(st, in, out, nblocks);

@@ -57,7 +57,7 @@ STITCH_INLINE_AVX2_BMI2 void keystream(const ChaChaState& st, U32x8 (&ks)[1][16]
     frame.out = reinterpret_cast<uint8_t*>(ks[0]);
     frame.mac_blocks = n;
     batch<Out::keystream>(frame, acc, p);
-    frame.wipe_words();
+    frame.wipe();  // the MAC's key too
 }
 
 // A run of whole batches, out = in ^ keystream 512 bytes at a time, each
@@ -109,6 +109,8 @@ public:
     }
 
     STITCH_INLINE_AVX2_BMI2 void wipe() { frame_.wipe(); }
+    // Where no batch of the run had a MAC or a ninth block (raw ChaCha20).
+    STITCH_INLINE_AVX2_BMI2 void wipe_words() { frame_.wipe_words(); }
 
 private:
     STITCH_INLINE_AVX2_BMI2 void set_counter(const ChaChaState& st) { set_counter(st.ctr); }

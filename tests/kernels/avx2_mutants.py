@@ -2,7 +2,8 @@
 """Mutants of the AVX2 set's batch core (docs/kernels.md lists them): plants
 each in turn in the source, rebuilds the kernel suite in BUILD_DIR, runs it
 on the AVX2 set alone (and poly1305_avx2_test, which forces both forms of
-the vector Poly1305), and restores the file. Every mutant must be caught.
+the vector Poly1305, and avx2_stack_test, which searches the stack the
+kernels leave), and restores the file. Every mutant must be caught.
 Not part of CTest (each one is a rebuild, ~30 s).
 
   tests/kernels/avx2_mutants.py [BUILD_DIR] [INDEX...]     (default: build; all)
@@ -17,6 +18,7 @@ ROUNDS = "kernels/avx2/batch_rounds.hpp"
 TEXT = "kernels/avx2/asm_text.hpp"
 ROWS = "kernels/avx2/row_rounds.hpp"
 CHACHA = "kernels/avx2/chacha20.hpp"
+CHACHA_CPP = "kernels/avx2/chacha20.cpp"
 PASS = "kernels/avx2/aead_pass.hpp"
 SCALAR = "kernels/x86/scalar_block.hpp"
 AEAD = "kernels/avx2/aead.hpp"
@@ -61,6 +63,14 @@ mutants = [
     ("seven blocks: block 7 written past the end", ROUNDS,
      "#define STITCH_EMIT_XOR_SEVEN_7(u, v, sel, half, Y)\n",
      "#define STITCH_EMIT_XOR_SEVEN_7(u, v, sel, half, Y) STITCH_EMIT_XOR(u, v, sel, 7, half, Y)\n"),
+    # The wipes of what a batch leaves on the stack (tests/wipe/avx2_stack_test).
+    ("a batch's wipe leaves row c", ROUNDS,
+     "        simd::U32x8::wipe<8>(x + 4);\n        simd::U32x8::wipe<4>(c);",
+     "        simd::U32x8::wipe<8>(x + 4);"),
+    ("a batch's wipe leaves key words 8..11 (x[8..11])", ROUNDS,
+     "        simd::U32x8::wipe<8>(x + 4);", "        simd::U32x8::wipe<4>(x + 4);"),
+    ("eight blocks of keystream alone: the buffer not wiped", CHACHA_CPP,
+     "    avx2::wipe_upto(ks, n);  // keystream", "    if (n != kBatchBlocks) avx2::wipe_upto(ks, n);  // keystream"),
     # The MAC slots.
     ("slot schedule: a block costs 11 credits (blocks left out)", ROUNDS,
      '"cmpq $10, %[credit]\\n\\t"', '"cmpq $11, %[credit]\\n\\t"'),
@@ -161,8 +171,8 @@ mutants = [
     ("whole-record short open: written from lane 0 whatever block 0 took", "kernels/avx2/aead_record.cpp",
      "masked_xor(ks, first, in, out, len, keep);", "masked_xor(ks, 0, in, out, len, keep);"),
     ("raw ChaCha20's single block as a row pair: the counter not advanced", "kernels/avx2/chacha20.cpp",
-     "    if (n != kBatchBlocks) avx2::wipe_upto(ks, n);  // keystream of blocks still to come\n    chacha_advance(st.ctr, n);",
-     "    if (n != kBatchBlocks) avx2::wipe_upto(ks, n);  // keystream of blocks still to come\n    chacha_advance(st.ctr, n > 1 ? n : 0);"),
+     "    avx2::wipe_upto(ks, n);  // keystream (of blocks still to come, where n < 8)\n    chacha_advance(st.ctr, n);",
+     "    avx2::wipe_upto(ks, n);  // keystream (of blocks still to come, where n < 8)\n    chacha_advance(st.ctr, n > 1 ? n : 0);"),
     # The vector Poly1305 (x86/poly1305_vector.cpp): a seal's last batch of
     # MAC blocks, and Impl::poly1305_blocks from kVectorPolyMin blocks.
     ("vector Poly1305: the products take 5·r3 for 5·r4 times limb 2 (step and multiply_add)", VECTOR,
@@ -181,8 +191,10 @@ mutants = [
 ]
 sel = [a for a in sys.argv[1:] if a.isdigit()]
 target = "test_kernel_sets"
-# The vector Poly1305's own suite too: it forces both forms on every CPU.
-extra = "poly1305_avx2_test"
+# The vector Poly1305's own suite too: it forces both forms on every CPU;
+# and the AVX2 kernels' stack after they return (the wipes).
+extras = ["kernels/poly1305_avx2_test", "wipe/avx2_stack_test"]
+extra = " ".join(e.split("/")[1] for e in extras)
 results = []
 for idx, (name, path, old, new) in enumerate(mutants):
     if sel and str(idx) not in sel:
@@ -213,10 +225,11 @@ for idx, (name, path, old, new) in enumerate(mutants):
             signal = -r.returncode if r.returncode < 0 else r.returncode - 128  # the shell's 128 + N
             if signal > 0 and runs:  # killed (a guard page's fault): the test it died in
                 failed.add(f"{runs[-1].split('/')[1].split('.')[-1]} ({key}, signal {signal})")
-        r = subprocess.run(f"{build}/tests/kernels/{extra}", shell=True, cwd=root, capture_output=True, text=True)
-        caught |= r.returncode != 0
-        failed |= {f"{extra}: {l.split()[3].split('/')[1]}" for l in r.stdout.splitlines()
-                   if l.startswith("[  FAILED  ]") and len(l.split()) > 3 and "/" in l.split()[3]}
+        for e in extras:
+            r = subprocess.run(f"{build}/tests/{e}", shell=True, cwd=root, capture_output=True, text=True)
+            caught |= r.returncode != 0
+            failed |= {f"{e.split('/')[1]}: {l.split()[3].split('/')[1]}" for l in r.stdout.splitlines()
+                       if l.startswith("[  FAILED  ]") and len(l.split()) > 3 and "/" in l.split()[3]}
         results.append((name, "caught by " + ", ".join(sorted(failed)) if caught else "SURVIVED"))
     finally:
         p.write_text(src)

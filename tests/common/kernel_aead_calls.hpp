@@ -33,6 +33,27 @@ inline std::vector<size_t> chunk_lengths(size_t len, Split split) {
     return out;
 }
 
+// A message state as aead_text and aead_open_record find it: key, nonce (or
+// OpenSSH sequence number), the AAD held back, and `len` bytes of text
+// announced (what aead.cpp does before it calls the kernel). Shared by the
+// tests that call a kernel set's entries directly (tests/wipe).
+inline kern::AeadState announced_message(const kern::Impl& impl, kern::Grid grid, const Bytes& key, const Bytes& aad,
+                                         size_t len) {
+    kern::AeadState st;
+    kern::aead_init(st, impl, grid);
+    kern::aead_set_key(st, key.data());
+    if (grid == kern::Grid::rfc8439) {
+        const uint8_t nonce[12] = {7, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4};
+        kern::aead_set_nonce(st, nonce);
+    } else {
+        kern::aead_set_seqnr(st, 42);
+    }
+    kern::aead_aad(st, aad.data(), aad.size());
+    st.text_started = true;
+    st.text_len = len;
+    return st;
+}
+
 struct Sealed {
     Bytes ct;
     Bytes tag;

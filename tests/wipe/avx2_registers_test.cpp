@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "common/kernel_aead_calls.hpp"
 #include "common/test_util.hpp"
 #include "kernels/aead.hpp"
 #include "kernels/chacha20.hpp"
@@ -178,24 +179,6 @@ TEST_P(Avx2Registers, Poly1305BlocksLeavesThemZero) {
     }
 }
 
-// A message state as aead_text and aead_open_record find it: key, nonce, the
-// AAD held back, and `len` bytes of text announced (what aead.cpp does before
-// it calls the kernel).
-AeadState message(const Impl& impl, Grid grid, const Bytes& key, const Bytes& aad, size_t len) {
-    AeadState st;
-    kern::aead_init(st, impl, grid);
-    kern::aead_set_key(st, key.data());
-    if (grid == Grid::rfc8439) {
-        const uint8_t nonce[12] = {7, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4};
-        kern::aead_set_nonce(st, nonce);
-    } else {
-        kern::aead_set_seqnr(st, 42);
-    }
-    kern::aead_aad(st, aad.data(), aad.size());
-    st.text_started = true;
-    st.text_len = len;
-    return st;
-}
 
 constexpr size_t kTextLens[] = {1, 63, 64, 100, 192, 193, 512, 1000, 4096 + 13};
 
@@ -205,8 +188,8 @@ TEST_P(Avx2Registers, AeadTextLeavesThemZero) {
             for (size_t len : kTextLens) {
                 const Bytes key = rng_.bytes(32), aad = rng_.bytes(grid == Grid::openssh ? 4 : 13),
                             in = rng_.bytes(len);
-                AeadState st = message(avx2(), grid, key, aad, len);
-                AeadState ref = message(kern::portable_impl(), grid, key, aad, len);
+                AeadState st = announced_message(avx2(), grid, key, aad, len);
+                AeadState ref = announced_message(kern::portable_impl(), grid, key, aad, len);
                 Bytes out(len), want(len);
                 YmmDump dump;
                 aead_text_then_dump(avx2(), st, dir, in.data(), out.data(), len, dump);

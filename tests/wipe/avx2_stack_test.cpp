@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "common/kernel_aead_calls.hpp"
 #include "common/test_util.hpp"
 #include "kernels/aead.hpp"
 #include "kernels/avx2/set.hpp"
@@ -229,18 +230,7 @@ TEST_P(Avx2Stack, AeadLeavesNoKeyNorKeystream) {
                 SCOPED_TRACE(std::string(grid == Grid::rfc8439 ? "rfc8439 " : "openssh ") +
                              (dir == Direction::seal ? "seal " : "open ") + std::to_string(len));
                 const Bytes key = rng_.bytes(32), aad = rng_.bytes(grid == Grid::openssh ? 4 : 13), zeros(len, 0);
-                AeadState st;
-                kern::aead_init(st, avx2(), grid);
-                kern::aead_set_key(st, key.data());
-                if (grid == Grid::rfc8439) {
-                    const uint8_t nonce[12] = {9, 0, 0, 0, 0, 0, 0, 0, 5, 6, 7, 8};
-                    kern::aead_set_nonce(st, nonce);
-                } else {
-                    kern::aead_set_seqnr(st, 77);
-                }
-                kern::aead_aad(st, aad.data(), aad.size());
-                st.text_started = true;
-                st.text_len = len;
+                AeadState st = announced_message(avx2(), grid, key, aad, len);
 
                 // The keystream from block 0 on, by the portable block function.
                 ChaChaState ks_state = st.chacha;

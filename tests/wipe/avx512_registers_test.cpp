@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/seeded_rng.hpp"
+#include "common/kernel_aead_calls.hpp"
 #include "common/test_util.hpp"
 #include "kernels/aead.hpp"
 #include "kernels/chacha20.hpp"
@@ -196,22 +197,6 @@ TEST_P(Avx512Registers, Poly1305BlocksLeavesThemZero) {
     }
 }
 
-AeadState message(const Impl& impl, Grid grid, const Bytes& key, const Bytes& aad, size_t len) {
-    AeadState st;
-    kern::aead_init(st, impl, grid);
-    kern::aead_set_key(st, key.data());
-    if (grid == Grid::rfc8439) {
-        const uint8_t nonce[12] = {7, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4};
-        kern::aead_set_nonce(st, nonce);
-    } else {
-        kern::aead_set_seqnr(st, 42);
-    }
-    kern::aead_aad(st, aad.data(), aad.size());
-    st.text_started = true;
-    st.text_len = len;
-    return st;
-}
-
 // The first call's shapes (row, ymm, zmm with a lane for the key, the key
 // row beside a batch), the chunks, and the tails.
 constexpr size_t kTextLens[] = {1, 64, 192, 300, 960, 1024, 1300, 2048 + 5, 17 * 1024 + 100};
@@ -222,8 +207,8 @@ TEST_P(Avx512Registers, AeadTextLeavesThemZero) {
             for (size_t len : kTextLens) {
                 const Bytes key = rng_.bytes(32), aad = rng_.bytes(grid == Grid::openssh ? 4 : 13),
                             in = rng_.bytes(len);
-                AeadState st = message(set(), grid, key, aad, len);
-                AeadState ref = message(kern::portable_impl(), grid, key, aad, len);
+                AeadState st = announced_message(set(), grid, key, aad, len);
+                AeadState ref = announced_message(kern::portable_impl(), grid, key, aad, len);
                 Bytes out(len), want(len);
                 RegisterDump dump;
                 aead_text_then_dump(set(), st, dir, in.data(), out.data(), len, dump);

@@ -325,17 +325,16 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
     STITCH_LONE_KEY_WORD(STITCH_SB2, 6) STITCH_LONE_KEY_WORD(STITCH_SB3, 7)
 
 // The asm statement of a whole batch: the words in, the loop of ten double
-// rounds (with the MAC slots, or none), the words out through OUT. Every
-// loop head is put on a 32-byte boundary (.p2align 5: a few NOPs, run once
-// a batch), so where it falls does not move with the code around it; an
-// unrelated change that shifted the seal's loops cost a 1 KiB seal 2% on
-// Zen 4. The
+// rounds (with the MAC slots, or none), the words out through OUT. The
 // memory clobber: it reads the MAC's blocks and frame.in, and writes
-// frame.out, through pointers.
+// frame.out, through pointers. Every loop head sits on a 32-byte boundary
+// (.p2align 5: a few NOPs, run once a batch), so where it falls does not
+// move with the code around it; an unrelated change that shifted the seal's
+// loops cost a 1 KiB seal 2% on Zen 4.
 #define STITCH_BATCH(OUT)                                                                           \
     __asm__ volatile(STITCH_LOAD_WORDS                                                              \
                      "movl $10, %[rounds]\n"                                                        \
-                     ".p2align 5\n1:\n\t"                                                                     \
+                     ".p2align 5\n1:\n\t"                                                           \
                      STITCH_DOUBLE_ROUND(STITCH_NO_SLOT)                                            \
                      "decl %[rounds]\n\t"                                                          \
                      "jnz 1b\n\t"                                                                  \
@@ -347,7 +346,7 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
     __asm__ volatile(STITCH_LOAD_WORDS                                                              \
                      STITCH_LONE_LOAD                                                               \
                      "movl $10, 688(%[f])\n"                                                         \
-                     ".p2align 5\n1:\n\t"                                                                     \
+                     ".p2align 5\n1:\n\t"                                                           \
                      STITCH_DOUBLE_ROUND(STITCH_LONE_SLOT)                                          \
                      "decl 688(%[f])\n\t"                                                           \
                      "jnz 1b\n\t"                                                                  \
@@ -361,7 +360,7 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
 #define STITCH_BATCH_MAC(OUT)                                                                       \
     __asm__ volatile(STITCH_LOAD_WORDS                                                              \
                      "movl $10, %[rounds]\n"                                                        \
-                     ".p2align 5\n1:\n\t"                                                                     \
+                     ".p2align 5\n1:\n\t"                                                           \
                      "addq 664(%[f]), %[credit]\n\t"                                               \
                      STITCH_DOUBLE_ROUND(STITCH_MAC_SLOT)                                           \
                      "decl %[rounds]\n\t"                                                          \
@@ -376,9 +375,9 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
 // What a batch makes of its words: frame.out[0..512) = frame.in ^ the
 // keystream (in == out allowed), or the same for the first seven blocks
 // (frame.out[0..448), nothing past it read or written), or the keystream
-// alone into frame.out, a
-// buffer aligned to 32 in the layout of avx2::keystream (U32x8 ks[16]: ks[j]
-// bytes 0..31 of block j, ks[8 + j] bytes 32..63). frame.x is left as it is.
+// alone into frame.out, a buffer aligned to 32 in the layout of
+// avx2::keystream (U32x8 ks[16]: ks[j] bytes 0..31 of block j, ks[8 + j]
+// bytes 32..63). frame.x is left as it is.
 enum class Out : uint8_t { xor_input, xor_seven, keystream };
 
 template <Out O>

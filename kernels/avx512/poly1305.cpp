@@ -1,10 +1,11 @@
 // Poly1305 over whole blocks for the AVX-512 set (Impl::poly1305_blocks):
-// MULX for short runs; longer ones on IFMA (poly1305_ifma.hpp: the first
-// nblocks % 4 blocks through MULX, then four lanes, or for long runs
-// sixteen in two sets of eight) or, without IFMA, on the AVX2 set's
-// four-lane code. The POLY1305 EVP_MAC and every trailing MAC of the
-// AEAD pass go through here.
+// short runs on the AVX2 set's MULX loop; longer ones on IFMA
+// (poly1305_ifma.hpp: the first nblocks % 4 blocks through MULX, then four
+// lanes, or for long runs sixteen in two sets of eight) or, without IFMA,
+// on the AVX2 set's four-lane code. The POLY1305 EVP_MAC and every
+// trailing MAC of the AEAD pass go through here.
 #include "kernels/x86/poly1305_vector.hpp"
+#include "kernels/avx2/kernels.hpp"
 #include "kernels/avx512/chacha20.hpp"
 #include "kernels/avx512/kernels.hpp"
 #include "kernels/avx512/set.hpp"
@@ -26,12 +27,19 @@ const size_t kZmmMinBlocks = [] {
 #endif
 
 void poly1305_blocks(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept {
-    clean_upper();
+    // A run too short for the vector code: the AVX2 set's MULX loop, which
+    // touches no vector register, so there is nothing to clean or wipe (on
+    // Zen 4 the wipe below cost a 16-byte POLY1305 more than its block).
+    // Not inline here: with AVX-512 enabled, g++ 12 spilled a general
+    // register of this function to xmm7 (tests/wipe/avx512_registers_test).
 #if STITCH_AVX512_IFMA
-    const size_t head = nblocks < kIfmaMinBlocks ? nblocks : nblocks % 4;
+    if (nblocks < kIfmaMinBlocks) return poly1305_blocks_mulx(st, in, nblocks);
+    const size_t head = nblocks % 4;
 #else
-    const size_t head = nblocks < kVectorPolyMinBlocks ? nblocks : 0;
+    if (nblocks < kVectorPolyMinBlocks) return poly1305_blocks_mulx(st, in, nblocks);
+    const size_t head = 0;
 #endif
+    clean_upper();
     if (head > 0) {
         mulx::PolyAcc acc = mulx::load(st);
         mulx::blocks(acc, in, head);
@@ -62,7 +70,7 @@ void poly1305_blocks(Poly1305State& st, const uint8_t* in, size_t nblocks) noexc
         poly1305_blocks_avx2_vector(st, in, nblocks);
 #endif
     }
-    // h passes through vector registers on the MULX path's load and store too.
+    // h passes through vector registers on the MULX head's load and store.
     zero_registers();
 }
 

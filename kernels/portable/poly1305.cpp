@@ -82,42 +82,62 @@ void poly1305_pad16(const Impl& impl, Poly1305State& st) noexcept {
     st.buf_len = 0;
 }
 
-void poly1305_final(const Impl&, Poly1305State& st, uint8_t tag[16]) noexcept {
-    uint64_t* h = st.h;
-    if (st.buf_len > 0) {
-        // A short last block ends in 0x01 and has no 2^128 bit (§2.5.1).
-        const __m128i one_at_end = _mm_and_si128(
-            _mm_cmpeq_epi8(byte_index(), _mm_set1_epi8(static_cast<char>(st.buf_len))), _mm_set1_epi8(1));
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(st.buf), _mm_or_si128(first_bytes(st.buf, st.buf_len), one_at_end));
-        block(h, st.r[0], st.r[1], st.s1, st.buf, 0);
-    }
-    // Carry once more so h < 2^130 + small, then subtract p if h >= p,
-    // choosing by mask, not by branch. Add-with-carry intrinsics rather than
-    // 128-bit sums: g++ 12 zeroed a register for every carry of those.
-    unsigned long long h0, h1, g0, g1, t0, t1;
-    const uint64_t c = (h[2] >> 2) * 5;
-    unsigned char carry = _addcarry_u64(0, h[0], c, &h0);
-    carry = _addcarry_u64(carry, h[1], 0, &h1);
-    const uint64_t h2 = (h[2] & 3) + carry;
-
-    carry = _addcarry_u64(0, h0, 5, &g0);
-    carry = _addcarry_u64(carry, h1, 0, &g1);
-    const uint64_t g2 = h2 + carry;
-    const uint64_t use_g = 0 - (g2 >> 2);  // all ones when h + 5 >= 2^130, i.e. h >= p
-    h0 = (h0 & ~use_g) | (g0 & use_g);
-    h1 = (h1 & ~use_g) | (g1 & use_g);
-
-    carry = _addcarry_u64(0, h0, st.pad[0], &t0);
-    _addcarry_u64(carry, h1, st.pad[1], &t1);
-    // Two 8-byte stores from general registers: g++ 12 joined the halves in
-    // an xmm register (MOVQ, MOVQ, PUNPCKLQDQ) for one 16-byte store, a
-    // longer path to the tag than the sum it stores.
-    uint64_t lo = t0, hi = t1;
-    __asm__("" : "+r"(lo), "+r"(hi));
-    store_le64(tag, lo);
-    __asm__("" ::: "memory");
-    store_le64(tag + 8, hi);
+// Carry h once more so h < 2^130 + small; g = h + 5 is at least 2^130
+// exactly when h >= p, and then h − p is g's low 128 bits, chosen by a mask,
+// not a branch or a CMOV (tests/ct reads a CMOV on the secret as a branch);
+// then the pad, and the tag as two 8-byte stores. One asm statement: g++ 12
+// kept _addcarry_u64's outputs in stack slots and joined the tag's halves in
+// an xmm register, where clang 14 did neither (a 64-byte POLY1305 took ~10
+// cycles more from g++ on Zen 4).
+[[gnu::always_inline]] static inline void finish(Poly1305State& st, uint8_t tag[16]) noexcept {
+    uint64_t h0 = st.h[0], h1 = st.h[1], h2 = st.h[2], g0, g1, use_g;
+    __asm__("movq %[h2], %[use_g]\n\t"
+            "shrq $2, %[use_g]\n\t"
+            "leaq (%[use_g],%[use_g],4), %[use_g]\n\t"  // (h2 >> 2)·5
+            "andq $3, %[h2]\n\t"
+            "addq %[use_g], %[h0]\n\t"
+            "adcq $0, %[h1]\n\t"
+            "adcq $0, %[h2]\n\t"
+            "movq %[h0], %[g0]\n\t"
+            "addq $5, %[g0]\n\t"
+            "movq %[h1], %[g1]\n\t"
+            "adcq $0, %[g1]\n\t"
+            "adcq $0, %[h2]\n\t"                          // now g's top limb: 4 or more iff h >= p
+            "shrq $2, %[h2]\n\t"
+            "movq %[h2], %[use_g]\n\t"
+            "negq %[use_g]\n\t"                           // all ones iff h >= p
+            "xorq %[h0], %[g0]\n\t"
+            "xorq %[h1], %[g1]\n\t"
+            "andq %[use_g], %[g0]\n\t"
+            "andq %[use_g], %[g1]\n\t"
+            "xorq %[g0], %[h0]\n\t"
+            "xorq %[g1], %[h1]\n\t"
+            "addq %[pad0], %[h0]\n\t"
+            "adcq %[pad1], %[h1]\n\t"
+            "movq %[h0], 0(%[tag])\n\t"
+            "movq %[h1], 8(%[tag])"
+            : [h0] "+&r"(h0), [h1] "+&r"(h1), [h2] "+&r"(h2), [g0] "=&r"(g0), [g1] "=&r"(g1),
+              [use_g] "=&r"(use_g), "=m"(*reinterpret_cast<uint8_t(*)[16]>(tag))
+            : [pad0] "m"(st.pad[0]), [pad1] "m"(st.pad[1]), [tag] "r"(tag)
+            : "cc");
     wipe_object(st);
+}
+
+// A message that ends in a buffered short block: that block, ended by a 1
+// byte and without the 2^128 bit (§2.5.1), then the tag. Out of line, and
+// reached by a tail call, so that the common ending (whole blocks) is a leaf
+// that needs no callee-saved register (g++ 12 pushed six for every tag).
+[[gnu::noinline]] static void finish_after_short_block(Poly1305State& st, uint8_t tag[16]) noexcept {
+    const __m128i one_at_end = _mm_and_si128(
+        _mm_cmpeq_epi8(byte_index(), _mm_set1_epi8(static_cast<char>(st.buf_len))), _mm_set1_epi8(1));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(st.buf), _mm_or_si128(first_bytes(st.buf, st.buf_len), one_at_end));
+    block(st.h, st.r[0], st.r[1], st.s1, st.buf, 0);
+    finish(st, tag);
+}
+
+void poly1305_final(const Impl&, Poly1305State& st, uint8_t tag[16]) noexcept {
+    if (st.buf_len > 0) return finish_after_short_block(st, tag);
+    finish(st, tag);
 }
 
 }  // namespace stitch::kern

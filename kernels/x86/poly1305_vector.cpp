@@ -29,6 +29,7 @@
 #include <cstddef>
 
 #include "kernels/bytes.hpp"
+#include "kernels/simd/u32x8.hpp"
 #include "kernels/x86/poly1305_mulx.hpp"
 
 namespace stitch::kern {
@@ -486,7 +487,7 @@ STITCH_INLINE_AVX2_BMI2 void vector_blocks(Poly1305State& st, const uint8_t* in,
     // acc is a register value, as in set_multipliers. Last, so that no r
     // power or h is left in a vector register: GCC may pass h through an
     // xmm register on its way to `st`.
-    _mm256_zeroall();
+    simd::U32x8::zero_registers();
 }
 
 }  // namespace

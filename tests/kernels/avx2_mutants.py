@@ -24,6 +24,9 @@ SCALAR = "kernels/x86/scalar_block.hpp"
 AEAD = "kernels/avx2/aead.hpp"
 SHORT = "kernels/avx2/aead_short.hpp"
 VECTOR = "kernels/x86/poly1305_vector.cpp"
+MULX = "kernels/avx2/poly1305.cpp"
+POLY_FINAL = "kernels/portable/poly1305.cpp"
+SIMD = "kernels/simd/u32x8.hpp"
 mutants = [
     # The memory swap points.
     ("column swap brings c11 in where c10 belongs", ROUNDS,
@@ -188,6 +191,17 @@ mutants = [
     ("vector Poly1305, one accumulator: the last group left out", VECTOR,
      "for (size_t g = 1; g < groups; ++g) step(a, m.step, in + g * kGroup);",
      "for (size_t g = 1; g + 1 < groups; ++g) step(a, m.step, in + g * kGroup);"),
+    # The register wipe, and the MULX loop that needs none.
+    ("register wipe: ymm13 left as it was", SIMD,
+     '"vpxor %%xmm12, %%xmm12, %%xmm12\\n\\tvpxor %%xmm13, %%xmm13, %%xmm13\\n\\t"',
+     '"vpxor %%xmm12, %%xmm12, %%xmm12\\n\\t"'),
+    ("MULX Poly1305: h left in xmm3", MULX,
+     "    mulx::store(st, acc);\n}",
+     '    mulx::store(st, acc);\n    __asm__ volatile("vmovq %0, %%xmm3" : : "r"(acc.h0) : "xmm3");\n}'),
+    # The tag (shared by every set).
+    ("Poly1305 tag: h >= p decided without the carry into g's top limb", POLY_FINAL,
+     '            "adcq $0, %[h2]\\n\\t"                          // now g',
+     '            "\\n\\t"                          // now g'),
 ]
 sel = [a for a in sys.argv[1:] if a.isdigit()]
 target = "test_kernel_sets"

@@ -303,7 +303,7 @@ __attribute__((noinline, target("avx2"))) void call_then_read_ymm(BlocksFn fn, P
 // No power of r, nor h, is left in a vector register when a call returns
 // (both entries, from below the break-even up): the vector path ends in
 // VZEROALL, and the MULX path touches no vector register.
-TEST_P(Poly1305Avx2, VectorPathLeavesVectorRegistersZero) {
+TEST_P(Poly1305Avx2, LeavesVectorRegistersZero) {
     const Entry& e = GetParam();
     Rng rng(0x2e60);
     const Bytes key = max_r_key(rng), msg = rng.bytes(301 * 16);

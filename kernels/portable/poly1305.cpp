@@ -83,12 +83,11 @@ void poly1305_pad16(const Impl& impl, Poly1305State& st) noexcept {
 }
 
 // Carry h once more so h < 2^130 + small; g = h + 5 is at least 2^130
-// exactly when h >= p, and then h − p is g's low 128 bits, chosen by a mask,
-// not a branch or a CMOV (tests/ct reads a CMOV on the secret as a branch);
-// then the pad, and the tag as two 8-byte stores. One asm statement: g++ 12
-// kept _addcarry_u64's outputs in stack slots and joined the tag's halves in
-// an xmm register, where clang 14 did neither (a 64-byte POLY1305 took ~10
-// cycles more from g++ on Zen 4).
+// exactly when h >= p, and then h − p is g's low 128 bits, chosen by a mask
+// made of g's top bit, not by a branch; then the pad, and the tag as two
+// 8-byte stores. One asm statement: g++ 12 kept _addcarry_u64's outputs in
+// stack slots and joined the tag's halves in an xmm register, where clang
+// 14 did neither (a 64-byte POLY1305 took ~10 cycles more from g++ on Zen 4).
 [[gnu::always_inline]] static inline void finish(Poly1305State& st, uint8_t tag[16]) noexcept {
     uint64_t h0 = st.h[0], h1 = st.h[1], h2 = st.h[2], g0, g1, use_g;
     __asm__("movq %[h2], %[use_g]\n\t"

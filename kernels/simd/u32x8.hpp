@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "kernels/isa.hpp"
+#include "kernels/x86/zero_vectors.hpp"
 
 namespace stitch::kern::simd {
 
@@ -142,24 +143,10 @@ public:
     }
 
     // Clears every ymm register: no key or keystream stays behind when a
-    // kernel returns, and the upper halves are clean for SSE code after us.
-    // Sixteen VPXOR zero idioms (a VEX write of xmm i zeroes all of ymm i)
-    // and a VZEROUPPER rather than VZEROALL: on Zen 4 6.1 cycles against
-    // 4.1 a kernel call, measured; llvm-mca-16 has VZEROALL at 20 cycles on
-    // znver2 against 4.3 (a model).
+    // kernel returns, and the upper halves are clean for SSE code after us
+    // (x86/zero_vectors.hpp says how, and why not VZEROALL).
     STITCH_INLINE_AVX2_BMI2 static void zero_registers() {
-        __asm__ __volatile__(
-            "vpxor %%xmm0, %%xmm0, %%xmm0\n\tvpxor %%xmm1, %%xmm1, %%xmm1\n\t"
-            "vpxor %%xmm2, %%xmm2, %%xmm2\n\tvpxor %%xmm3, %%xmm3, %%xmm3\n\t"
-            "vpxor %%xmm4, %%xmm4, %%xmm4\n\tvpxor %%xmm5, %%xmm5, %%xmm5\n\t"
-            "vpxor %%xmm6, %%xmm6, %%xmm6\n\tvpxor %%xmm7, %%xmm7, %%xmm7\n\t"
-            "vpxor %%xmm8, %%xmm8, %%xmm8\n\tvpxor %%xmm9, %%xmm9, %%xmm9\n\t"
-            "vpxor %%xmm10, %%xmm10, %%xmm10\n\tvpxor %%xmm11, %%xmm11, %%xmm11\n\t"
-            "vpxor %%xmm12, %%xmm12, %%xmm12\n\tvpxor %%xmm13, %%xmm13, %%xmm13\n\t"
-            "vpxor %%xmm14, %%xmm14, %%xmm14\n\tvpxor %%xmm15, %%xmm15, %%xmm15\n\t"
-            "vzeroupper" ::
-                : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11",
-                  "xmm12", "xmm13", "xmm14", "xmm15");
+        __asm__ __volatile__(STITCH_ZERO_XMM0_TO_15 ::: STITCH_XMM0_TO_15_CLOBBERS);
     }
 
     // At kernel entry: marks the upper halves clean whatever ran before

@@ -26,7 +26,7 @@ SHORT = "kernels/avx2/aead_short.hpp"
 VECTOR = "kernels/x86/poly1305_vector.cpp"
 MULX = "kernels/avx2/poly1305.cpp"
 POLY_FINAL = "kernels/portable/poly1305.cpp"
-SIMD = "kernels/simd/u32x8.hpp"
+ZERO = "kernels/x86/zero_vectors.hpp"
 mutants = [
     # The memory swap points.
     ("column swap brings c11 in where c10 belongs", ROUNDS,
@@ -192,7 +192,7 @@ mutants = [
      "for (size_t g = 1; g < groups; ++g) step(a, m.step, in + g * kGroup);",
      "for (size_t g = 1; g + 1 < groups; ++g) step(a, m.step, in + g * kGroup);"),
     # The register wipe, and the MULX loop that needs none.
-    ("register wipe: ymm13 left as it was", SIMD,
+    ("register wipe: ymm13 left as it was", ZERO,
      '"vpxor %%xmm12, %%xmm12, %%xmm12\\n\\tvpxor %%xmm13, %%xmm13, %%xmm13\\n\\t"',
      '"vpxor %%xmm12, %%xmm12, %%xmm12\\n\\t"'),
     ("MULX Poly1305: h left in xmm3", MULX,

@@ -23,11 +23,21 @@ inline void PrintTo(const KernelSet& set, std::ostream* os) { *os << set.label; 
 
 // "avx512-ifma" -> "avx512_ifma", "avx512 (SIMDe)" -> "avx512__SIMDe_":
 // GoogleTest names allow letters, digits and _.
-inline std::string kernel_set_name(const ::testing::TestParamInfo<KernelSet>& info) {
-    std::string name = kern::impl_label(*info.param.impl);
+inline std::string test_name_of(const kern::Impl& impl) {
+    std::string name = kern::impl_label(impl);
     for (char& c : name)
         if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
     return name;
+}
+
+inline std::string kernel_set_name(const ::testing::TestParamInfo<KernelSet>& info) {
+    return test_name_of(*info.param.impl);
+}
+
+// The same for suites over one set's Impls (the wipe tests: the AVX2 set's
+// entries, or the AVX-512 set's variants).
+inline std::string impl_name(const ::testing::TestParamInfo<const kern::Impl*>& info) {
+    return test_name_of(*info.param);
 }
 
 class OnEverySet : public ::testing::TestWithParam<KernelSet> {

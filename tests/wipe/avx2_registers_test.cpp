@@ -12,13 +12,13 @@
 // and a host or build without it fails by name: it is never skipped.
 #include <gtest/gtest.h>
 
-#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "common/kernel_aead_calls.hpp"
+#include "common/kernel_set_param.hpp"
 #include "common/test_util.hpp"
 #include "kernels/aead.hpp"
 #include "kernels/chacha20.hpp"
@@ -135,13 +135,7 @@ std::vector<const Impl*> avx2_impls() {
     return {all.begin(), all.end()};
 }
 
-INSTANTIATE_TEST_SUITE_P(Avx2Set, Avx2Registers, ::testing::ValuesIn(avx2_impls()),
-                         [](const ::testing::TestParamInfo<const Impl*>& info) {
-                             std::string name = kern::impl_label(*info.param);
-                             for (char& c : name)
-                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                             return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Avx2Set, Avx2Registers, ::testing::ValuesIn(avx2_impls()), impl_name);
 
 constexpr size_t kBlockCounts[] = {1, 2, 7, 8, 9, 15, 16, 17, 40};
 

@@ -18,13 +18,13 @@
 // and the context (st.mac) holds it anyway until the record's tag is made.
 #include <gtest/gtest.h>
 
-#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "common/kernel_aead_calls.hpp"
+#include "common/kernel_set_param.hpp"
 #include "common/test_util.hpp"
 #include "kernels/aead.hpp"
 #include "kernels/avx2/set.hpp"
@@ -168,13 +168,7 @@ std::vector<const Impl*> avx2_impls() {
     return {all.begin(), all.end()};
 }
 
-INSTANTIATE_TEST_SUITE_P(Avx2Set, Avx2Stack, ::testing::ValuesIn(avx2_impls()),
-                         [](const ::testing::TestParamInfo<const Impl*>& info) {
-                             std::string name = kern::impl_label(*info.param);
-                             for (char& c : name)
-                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                             return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Avx2Set, Avx2Stack, ::testing::ValuesIn(avx2_impls()), impl_name);
 
 TEST(Avx2StackHost, HasTheAvx2Set) {
     __builtin_cpu_init();

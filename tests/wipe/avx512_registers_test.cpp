@@ -10,13 +10,13 @@
 // registers to leak into, and says so.
 #include <gtest/gtest.h>
 
-#include <cctype>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "common/seeded_rng.hpp"
 #include "common/kernel_aead_calls.hpp"
+#include "common/kernel_set_param.hpp"
 #include "common/test_util.hpp"
 #include "kernels/aead.hpp"
 #include "kernels/chacha20.hpp"
@@ -150,13 +150,7 @@ std::vector<const Impl*> avx512_sets() {
 }
 
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Avx512Registers);  // hosts without AVX-512: see above
-INSTANTIATE_TEST_SUITE_P(EveryVariant, Avx512Registers, ::testing::ValuesIn(avx512_sets()),
-                         [](const ::testing::TestParamInfo<const Impl*>& info) {
-                             std::string name = kern::impl_label(*info.param);
-                             for (char& c : name)
-                                 if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                             return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(EveryVariant, Avx512Registers, ::testing::ValuesIn(avx512_sets()), impl_name);
 
 // Every shape of chacha20_blocks: rows, ymm and zmm batches, several batches.
 constexpr size_t kBlockCounts[] = {1, 3, 4, 5, 8, 9, 15, 16, 17, 40};

@@ -19,8 +19,13 @@ void aead_init(AeadState& st, const Impl& impl, Grid grid) noexcept {
 
 void aead_set_key(AeadState& st, const uint8_t key[32]) noexcept { chacha_load_key(st.chacha, key); }
 
-void aead_restart(AeadState& st, const uint32_t ctr[4]) noexcept {
-    std::copy(ctr, ctr + 4, st.chacha.ctr);
+// A new message on the counter words already in st.chacha.ctr. The callers
+// write those words in place with one 16-byte store (bytes.hpp,
+// store_words4). Passed through a 4-word array on the stack, g++ 12 stored
+// them as three narrower stores and copied them with one 16-byte load,
+// which waits for them to reach the cache (~18 cycles of an OpenSSH packet
+// on Zen 4, where clang 14 built the words in registers).
+static void start_message(AeadState& st) noexcept {
     wipe_object(st.mac);
     wipe(st.ks, sizeof(st.ks));
     wipe(st.pending, sizeof(st.pending));
@@ -30,20 +35,25 @@ void aead_restart(AeadState& st, const uint32_t ctr[4]) noexcept {
     st.mac_keyed = st.text_started = false;
     if (st.grid == Grid::rfc8439) {
         // The key block takes counter ctr[0]; text blocks ctr[0]+1 .. 2^32−1.
-        st.text_room = (uint64_t(0xffffffffu) - ctr[0]) * kChaChaBlock;
+        st.text_room = (uint64_t(0xffffffffu) - st.chacha.ctr[0]) * kChaChaBlock;
     } else {
         st.text_room = UINT64_MAX;
     }
 }
 
+void aead_restart(AeadState& st, const uint32_t ctr[4]) noexcept {
+    std::copy(ctr, ctr + 4, st.chacha.ctr);
+    start_message(st);
+}
+
 void aead_set_nonce(AeadState& st, const uint8_t nonce[12], uint32_t first_counter) noexcept {
-    const uint32_t ctr[4] = {first_counter, load_le32(nonce), load_le32(nonce + 4), load_le32(nonce + 8)};
-    aead_restart(st, ctr);
+    store_words4(st.chacha.ctr, first_counter, load_le32(nonce), load_le32(nonce + 4), load_le32(nonce + 8));
+    start_message(st);
 }
 
 void aead_set_seqnr(AeadState& st, uint64_t seqnr) noexcept {
-    const uint32_t ctr[4] = {0, 0, __builtin_bswap32(uint32_t(seqnr >> 32)), __builtin_bswap32(uint32_t(seqnr))};
-    aead_restart(st, ctr);
+    store_words4(st.chacha.ctr, 0, 0, __builtin_bswap32(uint32_t(seqnr >> 32)), __builtin_bswap32(uint32_t(seqnr)));
+    start_message(st);
 }
 
 void aead_key_mac(AeadState& st, const uint8_t block0[kChaChaBlock], bool for_text) noexcept {
@@ -71,7 +81,7 @@ bool aead_aad(AeadState& st, const uint8_t* aad, size_t len) noexcept {
     if (len == 0) return true;
     st.aad_len += len;
     if (!st.mac_keyed && st.pending_len + len <= kPendingMax) {
-        std::copy(aad, aad + len, st.pending + st.pending_len);
+        copy_short(st.pending + st.pending_len, aad, len);
         st.pending_len += uint32_t(len);
         return true;
     }

@@ -79,6 +79,45 @@ inline __m128i first_bytes(const uint8_t p[16], size_t n) noexcept {
     return _mm_and_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), keep);
 }
 
+// Four 32-bit words as one 16-byte store. A row the kernels then read with
+// one 16-byte load must not be written as narrower stores: such a load
+// cannot take its bytes from several stores still in flight, and waits for
+// them to reach the cache (~15 cycles on Zen 4).
+inline void store_words4(uint32_t dst[4], uint32_t w0, uint32_t w1, uint32_t w2, uint32_t w3) noexcept {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), _mm_setr_epi32(int(w0), int(w1), int(w2), int(w3)));
+}
+
+// Copies n <= 32 bytes with at most two loads and two stores, each pair
+// overlapping in the middle, where std::copy of a length known only at run
+// time is a call to memmove (~15 cycles on Zen 4): the AEAD's held-back AAD
+// (5, 13 or 4 bytes a record). It reads and writes only [0, n); the branches
+// are on the length, never on the bytes.
+inline void copy_short(uint8_t* dst, const uint8_t* src, size_t n) noexcept {
+    if (n >= 16) {
+        const __m128i head = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src));
+        const __m128i tail = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + n - 16));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), head);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + n - 16), tail);
+    } else if (n >= 8) {
+        uint64_t head, tail;
+        std::memcpy(&head, src, 8);
+        std::memcpy(&tail, src + n - 8, 8);
+        std::memcpy(dst, &head, 8);
+        std::memcpy(dst + n - 8, &tail, 8);
+    } else if (n >= 4) {
+        uint32_t head, tail;
+        std::memcpy(&head, src, 4);
+        std::memcpy(&tail, src + n - 4, 4);
+        std::memcpy(dst, &head, 4);
+        std::memcpy(dst + n - 4, &tail, 4);
+    } else if (n > 0) {
+        const uint8_t first = src[0], middle = src[n / 2], last = src[n - 1];
+        dst[0] = first;
+        dst[n / 2] = middle;
+        dst[n - 1] = last;
+    }
+}
+
 template <class T>
 inline void wipe_object(T& obj) noexcept {
     wipe(&obj, sizeof(obj));

@@ -4,11 +4,10 @@
 // 2^31 (where a lane counter made with a signed compare goes wrong), in
 // place, out of place and keystream only, and the raw stream over random
 // update splits.
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include <cstring>
 
+#include "common/guarded_page.hpp"
 #include "kernel_suite.hpp"
 #include "kernels/bytes.hpp"
 #include "kernels/chacha20.hpp"
@@ -52,32 +51,6 @@ TEST_P(KernelSuite, ChaCha20Rfc8439Section232Block) {
               "d2826446079faa0914c2d705d98b02a2b5129cd1de164eb9cbd083e8a2503c4e");
     EXPECT_EQ(st.ctr[0], 2u);
 }
-
-// Two pages, the second inaccessible: a buffer that ends at the first's
-// end, so a read or write past it faults.
-class GuardedPage {
-public:
-    GuardedPage() : size_(size_t(sysconf(_SC_PAGESIZE))) {
-        void* p = mmap(nullptr, 2 * size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p == MAP_FAILED) return;
-        base_ = static_cast<uint8_t*>(p);
-        if (mprotect(base_ + size_, size_, PROT_NONE) != 0) {
-            munmap(base_, 2 * size_);
-            base_ = nullptr;
-        }
-    }
-    ~GuardedPage() {
-        if (base_) munmap(base_, 2 * size_);
-    }
-    GuardedPage(const GuardedPage&) = delete;
-    GuardedPage& operator=(const GuardedPage&) = delete;
-    bool ok() const { return base_ != nullptr; }
-    uint8_t* ending(size_t len) { return base_ + size_ - len; }  // the last len bytes of the first page
-
-private:
-    size_t size_;
-    uint8_t* base_ = nullptr;
-};
 
 // Nothing read past the input's last block and nothing written past the
 // output's: the input ends at a page whose next page faults, the output is

@@ -2,8 +2,11 @@
 // owns, the scalar quarter round, and the streaming keystream over any split.
 #pragma once
 
+#include <emmintrin.h>  // SSE2: part of x86-64's baseline
+
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace stitch::kern {
 
@@ -32,12 +35,23 @@ constexpr void quarter_round(uint32_t& a, uint32_t& b, uint32_t& c, uint32_t& d)
     c += d; b ^= c; b = rotl32(b, 7);
 }
 
-// Adds `blocks` to the 64-bit counter in ctr[0..1].
+// Adds `blocks` to the 64-bit counter in ctr[0..1], the row read and
+// written as one 16-byte value: a kernel called next (the tail block of a
+// raw ChaCha20 update, the next update) reads the row with one 16-byte
+// load, which two 32-bit stores still in flight would hold up until they
+// reached the cache.
 inline void chacha_advance(uint32_t ctr[4], uint64_t blocks) noexcept {
-    uint64_t c = (uint64_t(ctr[1]) << 32 | ctr[0]) + blocks;
-    ctr[0] = uint32_t(c);
-    ctr[1] = uint32_t(c >> 32);
+    __m128i row = _mm_loadu_si128(reinterpret_cast<const __m128i*>(ctr));
+    row = _mm_add_epi64(row, _mm_cvtsi64_si128(static_cast<long long>(blocks)));  // lane 0: ctr[1] << 32 | ctr[0]
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(ctr), row);
 }
+
+// The counter row from a 16-byte IV (four little-endian words) as one
+// 16-byte load and one 16-byte store (x86-64 is little-endian, so the words
+// are the bytes as they are). A kernel called just after reads the row with
+// one 16-byte load, which four 32-bit stores still in flight would hold up
+// until they reached the cache.
+inline void chacha_set_counter_row(uint32_t ctr[4], const uint8_t iv[16]) noexcept { std::memcpy(ctr, iv, 16); }
 
 void chacha_load_key(ChaChaState& st, const uint8_t key[32]) noexcept;
 

@@ -35,6 +35,13 @@ struct Impl {
     // (the AVX-512 set built on SIMDe: "avx512 (SIMDe)"); null where name
     // says it all. See impl_label().
     const char* label = nullptr;
+
+    // Blocks one chacha20_blocks call computes at no more cost than one: the
+    // set's batch (8 for AVX2, 16 for AVX-512). A raw ChaCha20 update that
+    // ends in a partial block takes that block's keystream in the same call
+    // as the whole blocks of the last such run (chacha_stream_xor), not in a
+    // call of its own.
+    uint32_t keystream_run = 1;
 };
 
 // What tests and benchmarks call an Impl: its label, else its name. Labels

@@ -12,7 +12,7 @@ namespace stitch::kern::avx2 {
 namespace {
 
 constexpr Impl kImpl{
-    "avx2", chacha20_blocks_avx2, poly1305_blocks_avx2, aead_text_avx2, aead_open_record_avx2,
+    "avx2", chacha20_blocks_avx2, poly1305_blocks_avx2, aead_text_avx2, aead_open_record_avx2, nullptr, 8,
 };
 
 bool runnable() {

@@ -24,6 +24,7 @@ const Impl kImpl = {
     stitched_text,
     open_record,
     STITCH_AVX512_IFMA ? "avx512-ifma" STITCH_AVX512_EMULATION : "avx512" STITCH_AVX512_EMULATION,
+    16,
 };
 
 }  // namespace

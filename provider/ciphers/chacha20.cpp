@@ -84,7 +84,7 @@ int init(void* vctx, const unsigned char* key, size_t keylen, const unsigned cha
         c.key_set = true;
     }
     if (iv) {
-        for (int i = 0; i < 4; ++i) c.s.st.ctr[i] = kern::load_le32(iv + 4 * i);
+        kern::chacha_set_counter_row(c.s.st.ctr, iv);
         kern::chacha_stream_reset(c.s);
         c.block_drained = false;
         c.iv_set = true;

@@ -1,6 +1,7 @@
-// kernels/bytes.hpp's two helpers for the AEAD's message state: copy_short
-// (the held-back AAD, 1-32 bytes, without a memmove call) copies exactly n
-// bytes and reads and writes nothing outside them; store_words4 (the
+// kernels/bytes.hpp's helpers for the glue around the kernels: copy_short
+// (the held-back AAD, 1-32 bytes, without a memmove call) and xor_short
+// (a partly used keystream block, 0-63 bytes) touch exactly their n bytes,
+// in place too, and read and write nothing outside them; store_words4 (the
 // counter row as one 16-byte store) puts four words in order and nothing
 // else.
 #include <gtest/gtest.h>
@@ -46,6 +47,51 @@ TEST(CopyShort, TouchesNothingOutsideItsBytes) {
                 kern::copy_short(d, s, n);
                 ASSERT_EQ(0, std::memcmp(d, src.data(), n));
             }
+        }
+    }
+}
+
+// Every length 0..63 at four output offsets, out of place and in place:
+// exactly in ^ ks in the n bytes, the canary around them.
+TEST(XorShort, XorsExactlyTheFirstNBytes) {
+    Rng rng = seeded_rng(0x7b1e0c33);
+    for (size_t n = 0; n < 64; ++n) {
+        for (size_t offset = 0; offset < 4; ++offset) {
+            SCOPED_TRACE(testing::Message() << "n " << n << ", offset " << offset);
+            const Bytes in = rng.bytes(64), ks = rng.bytes(64);
+            Bytes want(96, 0xa5), out(96, 0xa5);
+            for (size_t i = 0; i < n; ++i) want[8 + offset + i] = uint8_t(in[i] ^ ks[i]);
+            kern::xor_short(out.data() + 8 + offset, in.data(), ks.data(), n);
+            ASSERT_EQ(want, out) << "out of place";
+            Bytes inplace(96, 0xa5);
+            std::memcpy(inplace.data() + 8 + offset, in.data(), n);
+            kern::xor_short(inplace.data() + 8 + offset, inplace.data() + 8 + offset, ks.data(), n);
+            ASSERT_EQ(want, inplace) << "in place";
+        }
+    }
+}
+
+// Input, keystream and output each at the start and at the end of a page
+// between two that fault.
+TEST(XorShort, TouchesNothingOutsideItsBytes) {
+    Rng rng = seeded_rng(0x2d40f9e1);
+    GuardedPage in_page, ks_page, out_page;
+    ASSERT_TRUE(in_page.ok() && ks_page.ok() && out_page.ok());
+    for (size_t n = 0; n < 64; ++n) {
+        SCOPED_TRACE(n);
+        const Bytes in = rng.bytes(n), ks = rng.bytes(n);
+        Bytes want(n);
+        for (size_t i = 0; i < n; ++i) want[i] = uint8_t(in[i] ^ ks[i]);
+        for (bool at_end : {false, true}) {
+            uint8_t* i = at_end ? in_page.ending(n) : in_page.start();
+            uint8_t* k = at_end ? ks_page.start() : ks_page.ending(n);
+            uint8_t* o = at_end ? out_page.ending(n) : out_page.start();
+            if (n) {
+                std::memcpy(i, in.data(), n);
+                std::memcpy(k, ks.data(), n);
+            }
+            kern::xor_short(o, i, k, n);
+            ASSERT_EQ(0, std::memcmp(o, want.data(), n));
         }
     }
 }

@@ -167,5 +167,43 @@ TEST_P(KernelSuite, ChaCha20StreamOverRandomSplitsMatchesPortable) {
     }
 }
 
+// Every update length 0..1600, after a first update that left a partly used
+// block (0, 37 or 63 bytes of it taken) or none, against the portable block
+// function's keystream: a partial last block takes its keystream in one
+// call with the whole blocks of the set's last run (keystream_run), so every
+// split of a length into runs, whole blocks and a tail is here. Odd lengths
+// run in place.
+TEST_P(KernelSuite, ChaCha20StreamEveryLengthMatchesTheBlockFunction) {
+    Rng rng = seeded_rng(0x1e9f7a02);
+    for (size_t first : {0, 37, 63}) {
+        const ChaChaState start = make_state(rng, 0xffffffffu - uint32_t(rng.below(40)), uint32_t(rng.next()));
+        const size_t most = first + 1600;
+        Bytes keystream((most + 63) / 64 * 64);
+        ChaChaState ref = start;
+        portable().chacha20_blocks(ref, nullptr, keystream.data(), keystream.size() / 64);
+        for (size_t len = 0; len <= 1600; ++len) {
+            SCOPED_TRACE(testing::Message() << "first " << first << ", len " << len);
+            const Bytes in = rng.bytes(first + len);
+            Bytes want(first + len), got(first + len);
+            for (size_t i = 0; i < want.size(); ++i) want[i] = uint8_t(in[i] ^ keystream[i]);
+            kern::ChaChaStream st;
+            st.st = start;
+            kern::chacha_stream_reset(st);
+            kern::chacha_stream_xor(impl(), st, in.data(), got.data(), first);
+            if (len % 2) {
+                std::memcpy(got.data() + first, in.data() + first, len);
+                kern::chacha_stream_xor(impl(), st, got.data() + first, got.data() + first, len);
+            } else {
+                kern::chacha_stream_xor(impl(), st, in.data() + first, got.data() + first, len);
+            }
+            ASSERT_EQ(want, got);
+            // The counter stands on the block the stream is in.
+            ChaChaState after = start;
+            kern::chacha_advance(after.ctr, (first + len + 63) / 64);
+            ASSERT_EQ(0, std::memcmp(after.ctr, st.st.ctr, sizeof(after.ctr)));
+        }
+    }
+}
+
 }  // namespace
 }  // namespace stitch::test

@@ -87,74 +87,62 @@ inline void store_words4(uint32_t dst[4], uint32_t w0, uint32_t w1, uint32_t w2,
     _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), _mm_setr_epi32(int(w0), int(w1), int(w2), int(w3)));
 }
 
-// Copies n <= 32 bytes with at most two loads and two stores, each pair
-// overlapping in the middle, where std::copy of a length known only at run
-// time is a call to memmove (~15 cycles on Zen 4): the AEAD's held-back AAD
-// (5, 13 or 4 bytes a record). It reads and writes only [0, n); the branches
-// are on the length, never on the bytes.
-inline void copy_short(uint8_t* dst, const uint8_t* src, size_t n) noexcept {
-    if (n >= 16) {
-        const __m128i head = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src));
-        const __m128i tail = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + n - 16));
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), head);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + n - 16), tail);
-    } else if (n >= 8) {
-        uint64_t head, tail;
-        std::memcpy(&head, src, 8);
-        std::memcpy(&tail, src + n - 8, 8);
-        std::memcpy(dst, &head, 8);
-        std::memcpy(dst + n - 8, &tail, 8);
-    } else if (n >= 4) {
-        uint32_t head, tail;
-        std::memcpy(&head, src, 4);
-        std::memcpy(&tail, src + n - 4, 4);
-        std::memcpy(dst, &head, 4);
-        std::memcpy(dst + n - 4, &tail, 4);
-    } else if (n > 0) {
-        const uint8_t first = src[0], middle = src[n / 2], last = src[n - 1];
-        dst[0] = first;
-        dst[n / 2] = middle;
-        dst[n - 1] = last;
+// out = in ^ ks for n bytes, sizeof(Word) <= n <= 2·sizeof(Word), as two
+// loads of each side (the first and the last Word, overlapping in the
+// middle), both read before either store, so out == in works; ks == nullptr
+// copies. Reads and writes only [0, n).
+template <class Word>
+inline void two_words(uint8_t* out, const uint8_t* in, const uint8_t* ks, size_t n) noexcept {
+    constexpr size_t w = sizeof(Word);
+    Word head, tail;
+    std::memcpy(&head, in, w);
+    std::memcpy(&tail, in + n - w, w);
+    if (ks) {
+        Word ks_head, ks_tail;
+        std::memcpy(&ks_head, ks, w);
+        std::memcpy(&ks_tail, ks + n - w, w);
+        head ^= ks_head;
+        tail ^= ks_tail;
     }
+    std::memcpy(out, &head, w);
+    std::memcpy(out + n - w, &tail, w);
 }
 
-// out = in ^ ks for n < 64 bytes (a partly used keystream block): 16 bytes
-// at a time, then the rest as two overlapping loads of each of in and ks,
-// both read before either store, so in == out works. g++ 12 made a byte
-// loop of it (and clang 14 a vector one); this is the same few
-// instructions from both. Reads and writes only [0, n).
-inline void xor_short(uint8_t* out, const uint8_t* in, const uint8_t* ks, size_t n) noexcept {
-    for (; n >= 16; n -= 16, in += 16, ks += 16, out += 16) {
-        const __m128i x = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in)),
-                                        _mm_loadu_si128(reinterpret_cast<const __m128i*>(ks)));
+// The same for n bytes of a short run (ks == nullptr copies): 16 bytes at a
+// time, then two words of 8 or 4 bytes, or three single bytes. The branches
+// are on the length, never on the bytes.
+inline void short_bytes(uint8_t* out, const uint8_t* in, const uint8_t* ks, size_t n) noexcept {
+    for (; n >= 16; n -= 16, in += 16, out += 16) {
+        __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in));
+        if (ks) {
+            x = _mm_xor_si128(x, _mm_loadu_si128(reinterpret_cast<const __m128i*>(ks)));
+            ks += 16;
+        }
         _mm_storeu_si128(reinterpret_cast<__m128i*>(out), x);
     }
     if (n >= 8) {
-        uint64_t head, tail, ks_head, ks_tail;
-        std::memcpy(&head, in, 8);
-        std::memcpy(&tail, in + n - 8, 8);
-        std::memcpy(&ks_head, ks, 8);
-        std::memcpy(&ks_tail, ks + n - 8, 8);
-        head ^= ks_head;
-        tail ^= ks_tail;
-        std::memcpy(out, &head, 8);
-        std::memcpy(out + n - 8, &tail, 8);
+        two_words<uint64_t>(out, in, ks, n);
     } else if (n >= 4) {
-        uint32_t head, tail, ks_head, ks_tail;
-        std::memcpy(&head, in, 4);
-        std::memcpy(&tail, in + n - 4, 4);
-        std::memcpy(&ks_head, ks, 4);
-        std::memcpy(&ks_tail, ks + n - 4, 4);
-        head ^= ks_head;
-        tail ^= ks_tail;
-        std::memcpy(out, &head, 4);
-        std::memcpy(out + n - 4, &tail, 4);
+        two_words<uint32_t>(out, in, ks, n);
     } else if (n > 0) {
-        const uint8_t first = in[0] ^ ks[0], middle = in[n / 2] ^ ks[n / 2], last = in[n - 1] ^ ks[n - 1];
+        const uint8_t k0 = ks ? ks[0] : 0, k1 = ks ? ks[n / 2] : 0, k2 = ks ? ks[n - 1] : 0;
+        const uint8_t first = in[0] ^ k0, middle = in[n / 2] ^ k1, last = in[n - 1] ^ k2;
         out[0] = first;
         out[n / 2] = middle;
         out[n - 1] = last;
     }
+}
+
+// Copies n <= 32 bytes with a few loads and stores where std::copy of a
+// length known only at run time is a call to memmove (~15 cycles on Zen 4):
+// the AEAD's held-back AAD (5, 13 or 4 bytes a record).
+inline void copy_short(uint8_t* dst, const uint8_t* src, size_t n) noexcept { short_bytes(dst, src, nullptr, n); }
+
+// out = in ^ ks for n < 64 bytes (a partly used keystream block), in == out
+// allowed. g++ 12 made a byte loop of it (and clang 14 a vector one); this
+// is the same few instructions from both.
+inline void xor_short(uint8_t* out, const uint8_t* in, const uint8_t* ks, size_t n) noexcept {
+    short_bytes(out, in, ks, n);
 }
 
 template <class T>

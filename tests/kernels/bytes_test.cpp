@@ -45,7 +45,7 @@ TEST(CopyShort, TouchesNothingOutsideItsBytes) {
             for (uint8_t* d : {dst_page.start(), dst_page.ending(n)}) {
                 if (n) std::memcpy(s, src.data(), n);
                 kern::copy_short(d, s, n);
-                ASSERT_EQ(0, std::memcmp(d, src.data(), n));
+                ASSERT_EQ(src, Bytes(d, d + n));  // no memcmp: src.data() is null when n is 0
             }
         }
     }
@@ -91,7 +91,7 @@ TEST(XorShort, TouchesNothingOutsideItsBytes) {
                 std::memcpy(k, ks.data(), n);
             }
             kern::xor_short(o, i, k, n);
-            ASSERT_EQ(0, std::memcmp(o, want.data(), n));
+            ASSERT_EQ(want, Bytes(o, o + n));
         }
     }
 }

@@ -138,9 +138,10 @@ inline void short_bytes(uint8_t* out, const uint8_t* in, const uint8_t* ks, size
 // the AEAD's held-back AAD (5, 13 or 4 bytes a record).
 inline void copy_short(uint8_t* dst, const uint8_t* src, size_t n) noexcept { short_bytes(dst, src, nullptr, n); }
 
-// out = in ^ ks for n < 64 bytes (a partly used keystream block), in == out
-// allowed. g++ 12 made a byte loop of it (and clang 14 a vector one); this
-// is the same few instructions from both.
+// out = in ^ ks for the n bytes of a short run (a partly used keystream
+// block; a raw ChaCha20 run of at most one batch), in == out allowed. g++
+// 12 made a byte loop of it (and clang 14 a vector one); this is the same
+// few instructions from both.
 inline void xor_short(uint8_t* out, const uint8_t* in, const uint8_t* ks, size_t n) noexcept {
     short_bytes(out, in, ks, n);
 }

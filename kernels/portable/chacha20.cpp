@@ -3,8 +3,6 @@
 // path is tested against.
 #include "kernels/chacha20.hpp"
 
-#include <emmintrin.h>
-
 #include <algorithm>
 #include <cstring>
 
@@ -92,13 +90,8 @@ void chacha_stream_xor(const Impl& impl, ChaChaStream& s, const uint8_t* in, uin
     alignas(32) uint8_t ks[kMaxKeystreamRun * kChaChaBlock];
     impl.chacha20_blocks(s.st, nullptr, ks, near + 1);
     const size_t near_bytes = near * kChaChaBlock;
-    for (size_t i = 0; i < near_bytes; i += 16) {
-        const __m128i x = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i)),
-                                        _mm_load_si128(reinterpret_cast<const __m128i*>(ks + i)));
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), x);
-    }
+    xor_short(out, in, ks, near_bytes + tail);
     std::memcpy(s.ks, ks + near_bytes, kChaChaBlock);
-    xor_short(out + near_bytes, in + near_bytes, s.ks, tail);
     s.ks_pos = uint32_t(tail);
     wipe(ks, near_bytes + kChaChaBlock);
 }

@@ -81,7 +81,10 @@ bool aead_aad(AeadState& st, const uint8_t* aad, size_t len) noexcept {
     if (len == 0) return true;
     st.aad_len += len;
     if (!st.mac_keyed && st.pending_len + len <= kPendingMax) {
-        copy_short(st.pending + st.pending_len, aad, len);
+        if (st.pending_len + len <= kPolyBlock)
+            set_block_bytes(st.pending, st.pending_len, aad, len);  // one store: key_mac reads it whole
+        else
+            copy_short(st.pending + st.pending_len, aad, len);
         st.pending_len += uint32_t(len);
         return true;
     }

@@ -39,7 +39,7 @@ struct AeadState {
     Grid grid;
     bool mac_keyed;     // block 0 has been generated and keys `mac`
     bool text_started;  // no AAD after this
-    uint8_t pending[kPendingMax];  // bytes past pending_len are always zero
+    alignas(16) uint8_t pending[kPendingMax];  // bytes past pending_len are always zero
     uint32_t pending_len;
 };
 

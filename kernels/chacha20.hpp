@@ -18,7 +18,7 @@ inline constexpr size_t kChaChaBlock = 64;
 // (a 64-bit counter over words 12–13), which is what OpenSSL's raw ChaCha20
 // and OpenSSH's 64-bit-counter layout both rely on. The AEAD never lets the
 // 32-bit counter reach the carry (aead.hpp refuses the message first).
-struct ChaChaState {
+struct alignas(16) ChaChaState {
     uint32_t key[8];
     uint32_t ctr[4];
 };

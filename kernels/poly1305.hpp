@@ -17,7 +17,7 @@ struct Poly1305State {
     uint64_t r[2];
     uint64_t s1;  // r1 + r1/4 = 5·r1/4: r1's low two bits are clamped to 0, so 2^130 ≡ 5 folds exactly
     uint64_t pad[2];  // the "s" half of the one-time key, added at the end
-    uint8_t buf[kPolyBlock];
+    alignas(16) uint8_t buf[kPolyBlock];
     uint32_t buf_len;  // bytes waiting in buf, always < 16 between calls
 };
 

@@ -68,7 +68,7 @@ STITCH_INLINE_AVX2_BMI2 void emit(AeadState& st, const U32x8 (&ks)[B][16], size_
     }
     if (bytes > 0) {
         store_block(ks[b / kBatchBlocks], b % kBatchBlocks, st.ks);
-        for (size_t i = 0; i < bytes; ++i) out[i] = in[i] ^ st.ks[i];
+        xor_short(out, in, st.ks, bytes);
         st.ks_pos = uint32_t(bytes);
     }
 }

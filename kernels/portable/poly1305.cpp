@@ -62,7 +62,7 @@ void poly1305_blocks_portable(Poly1305State& st, const uint8_t* in, size_t nbloc
                                               size_t len) noexcept {
     if (st.buf_len > 0) {
         size_t take = std::min(len, kPolyBlock - st.buf_len);
-        std::copy(in, in + take, st.buf + st.buf_len);
+        set_block_bytes(st.buf, st.buf_len, in, take);
         st.buf_len += uint32_t(take);
         in += take;
         len -= take;
@@ -74,7 +74,7 @@ void poly1305_blocks_portable(Poly1305State& st, const uint8_t* in, size_t nbloc
     if (whole > 0) impl.poly1305_blocks(st, in, whole);
     in += whole * kPolyBlock;
     len -= whole * kPolyBlock;
-    std::copy(in, in + len, st.buf);
+    set_block_bytes(st.buf, 0, in, len);
     st.buf_len = uint32_t(len);
 }
 
@@ -90,7 +90,7 @@ void poly1305_update(const Impl& impl, Poly1305State& st, const uint8_t* in, siz
 
 void poly1305_pad16(const Impl& impl, Poly1305State& st) noexcept {
     if (st.buf_len == 0) return;
-    std::fill(st.buf + st.buf_len, st.buf + kPolyBlock, 0);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(st.buf), first_bytes(st.buf, st.buf_len));
     impl.poly1305_blocks(st, st.buf, 1);
     st.buf_len = 0;
 }

@@ -25,7 +25,7 @@ STITCH_INLINE_AVX2_BMI2 size_t blocks_for(size_t len) { return (len + kChaChaBlo
 STITCH_INLINE_AVX2_BMI2 void mac_update(mulx::PolyAcc& acc, Poly1305State& mac, const uint8_t* p, size_t len) {
     if (mac.buf_len > 0) {
         const size_t take = std::min(len, kPolyBlock - mac.buf_len);
-        for (size_t i = 0; i < take; ++i) mac.buf[mac.buf_len + i] = p[i];
+        set_block_bytes(mac.buf, mac.buf_len, p, take);
         mac.buf_len += uint32_t(take);
         p += take;
         len -= take;
@@ -37,7 +37,7 @@ STITCH_INLINE_AVX2_BMI2 void mac_update(mulx::PolyAcc& acc, Poly1305State& mac, 
     mulx::blocks(acc, p, whole);
     p += whole * kPolyBlock;
     len -= whole * kPolyBlock;
-    for (size_t i = 0; i < len; ++i) mac.buf[i] = p[i];
+    if (len > 0) set_block_bytes(mac.buf, 0, p, len);
     mac.buf_len = uint32_t(len);
 }
 
@@ -50,7 +50,7 @@ STITCH_INLINE_AVX2_BMI2 void absorb_head(Poly1305State& m, mulx::PolyAcc& acc, c
                                          size_t limit) {
     if (m.buf_len == 0 || limit <= mac) return;
     const size_t take = std::min(limit - mac, kPolyBlock - m.buf_len);
-    for (size_t i = 0; i < take; ++i) m.buf[m.buf_len + i] = ct[mac + i];
+    set_block_bytes(m.buf, m.buf_len, ct + mac, take);
     m.buf_len += uint32_t(take);
     mac += take;
     if (m.buf_len == kPolyBlock) {

@@ -3,7 +3,9 @@
 // (a partly used keystream block, 0-63 bytes) touch exactly their n bytes,
 // in place too, and read and write nothing outside them; store_words4 (the
 // counter row as one 16-byte store) puts four words in order and nothing
-// else.
+// else; set_block_bytes (Poly1305's buffered block, the held-back AAD, as one
+// 16-byte store) keeps the bytes before its own, zeroes those after, and reads
+// nothing past its source's n bytes.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -101,6 +103,47 @@ TEST(StoreWords4, StoresTheFourWordsInOrder) {
     kern::store_words4(row + 1, 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c);
     const uint32_t want[6] = {0xa5a5a5a5, 0x03020100, 0x07060504, 0x0b0a0908, 0x0f0e0d0c, 0xa5a5a5a5};
     EXPECT_EQ(0, std::memcmp(want, row, sizeof(want)));
+}
+
+// Every (at, n) with at + n <= 16: bytes [0, at) of the block kept, [at,
+// at + n) from the source, the rest zero; the 8 bytes on either side of the
+// block untouched.
+TEST(SetBlockBytes, KeepsTheHeadSetsTheBytesZeroesTheRest) {
+    Rng rng = seeded_rng(0x6b10c4e2);
+    for (size_t at = 0; at <= 16; ++at) {
+        for (size_t n = 0; at + n <= 16; ++n) {
+            SCOPED_TRACE(testing::Message() << "at " << at << ", n " << n);
+            const Bytes src = rng.bytes(16), old = rng.bytes(16);
+            Bytes frame(32, 0xa5);
+            std::memcpy(frame.data() + 8, old.data(), 16);
+            Bytes want = frame;
+            std::memset(want.data() + 8 + at, 0, 16 - at);
+            std::memcpy(want.data() + 8 + at, src.data(), n);
+            kern::set_block_bytes(frame.data() + 8, at, src.data(), n);
+            ASSERT_EQ(want, frame);
+        }
+    }
+}
+
+// The source at the start and at the end of a page between two that fault:
+// load_upto16 reads nothing outside [p, p + n), and its value is those bytes.
+TEST(SetBlockBytes, ReadsNothingPastItsSource) {
+    Rng rng = seeded_rng(0x1d0b5e73);
+    GuardedPage page;
+    ASSERT_TRUE(page.ok());
+    for (size_t n = 0; n <= 16; ++n) {
+        SCOPED_TRACE(n);
+        const Bytes src = rng.bytes(n);
+        for (uint8_t* s : {page.start(), page.ending(n)}) {
+            if (n) std::memcpy(s, src.data(), n);
+            uint8_t block[16];
+            std::memset(block, 0xa5, sizeof(block));
+            kern::set_block_bytes(block, 0, s, n);
+            Bytes want(16, 0);
+            if (n) std::memcpy(want.data(), src.data(), n);
+            ASSERT_EQ(want, Bytes(block, block + 16));
+        }
+    }
 }
 
 }  // namespace

@@ -18,6 +18,25 @@
 
 namespace stitch::kern::x86 {
 
+// set_block_bytes for the MAC's buffer in the x86 sets: the new bytes moved
+// up past the kept ones by one PSHUFB, not by a 128-bit shift in general
+// registers, which here hold the MAC and, in the short paths, little else
+// free (clang 14's short open of 192 bytes read 3-5 ns slower with it).
+alignas(32) inline constexpr uint8_t kBytesUp[32] = {
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+    0,    1,    2,    3,    4,    5,    6,    7,    8,    9,    10,   11,   12,   13,   14,   15};
+
+STITCH_INLINE_AVX2_BMI2 void set_buffer_bytes(uint8_t block[16], size_t at, const uint8_t* p, size_t n) {
+    const unsigned __int128 bytes = load_upto16(p, n);
+    __m128i out = _mm_set_epi64x(int64_t(uint64_t(bytes >> 64)), int64_t(uint64_t(bytes)));
+    if (at > 0) {
+        // lane i takes byte i - at, or zero below at
+        out = _mm_shuffle_epi8(out, _mm_loadu_si128(reinterpret_cast<const __m128i*>(kBytesUp + 16 - at)));
+        out = _mm_or_si128(out, first_bytes(block, at));
+    }
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(block), out);
+}
+
 STITCH_INLINE_AVX2_BMI2 size_t blocks_for(size_t len) { return (len + kChaChaBlock - 1) / kChaChaBlock; }
 
 // poly1305_update with the accumulator in `acc`: tops up a buffered block
@@ -25,7 +44,7 @@ STITCH_INLINE_AVX2_BMI2 size_t blocks_for(size_t len) { return (len + kChaChaBlo
 STITCH_INLINE_AVX2_BMI2 void mac_update(mulx::PolyAcc& acc, Poly1305State& mac, const uint8_t* p, size_t len) {
     if (mac.buf_len > 0) {
         const size_t take = std::min(len, kPolyBlock - mac.buf_len);
-        set_block_bytes(mac.buf, mac.buf_len, p, take);
+        set_buffer_bytes(mac.buf, mac.buf_len, p, take);
         mac.buf_len += uint32_t(take);
         p += take;
         len -= take;
@@ -50,7 +69,7 @@ STITCH_INLINE_AVX2_BMI2 void absorb_head(Poly1305State& m, mulx::PolyAcc& acc, c
                                          size_t limit) {
     if (m.buf_len == 0 || limit <= mac) return;
     const size_t take = std::min(limit - mac, kPolyBlock - m.buf_len);
-    set_block_bytes(m.buf, m.buf_len, ct + mac, take);
+    set_buffer_bytes(m.buf, m.buf_len, ct + mac, take);
     m.buf_len += uint32_t(take);
     mac += take;
     if (m.buf_len == kPolyBlock) {

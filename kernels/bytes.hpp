@@ -92,7 +92,7 @@ inline unsigned __int128 load_upto16(const uint8_t* p, size_t n) noexcept {
     return 0;
 }
 
-// Sets bytes [at, at + n) of a 16-byte block (at + n <= 16) from p, keeps
+// Sets bytes [at, at + n) of a 16-byte block (at < 16, at + n <= 16) from p, keeps
 // those before `at` and zeroes those after, with one 16-byte store: Poly1305's
 // buffered block and the AEAD's held-back AAD, which are read back whole or
 // in 8-byte halves. A load takes its bytes from a store still in flight only

@@ -14,6 +14,7 @@
 #include "kernels/avx2/chacha20.hpp"
 #include "kernels/avx2/set.hpp"
 #include "kernels/x86/aead_mac.hpp"
+#include "kernels/x86/keep_block.hpp"
 #include "kernels/x86/scalar_block.hpp"
 #include "kernels/x86/poly1305_mulx.hpp"
 
@@ -67,7 +68,8 @@ STITCH_INLINE_AVX2_BMI2 void emit(AeadState& st, const U32x8 (&ks)[B][16], size_
         out += kChaChaBlock;
     }
     if (bytes > 0) {
-        store_block(ks[b / kBatchBlocks], b % kBatchBlocks, st.ks);
+        const U32x8* batch = ks[b / kBatchBlocks];
+        x86::keep_block(st.ks, batch[b % kBatchBlocks].raw(), batch[8 + b % kBatchBlocks].raw());
         xor_short(out, in, st.ks, bytes);
         st.ks_pos = uint32_t(bytes);
     }

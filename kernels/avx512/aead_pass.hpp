@@ -34,6 +34,7 @@
 #include "kernels/avx512/mac_streams.hpp"
 #include "kernels/bytes.hpp"
 #include "kernels/x86/aead_mac.hpp"
+#include "kernels/x86/keep_block.hpp"
 #include "kernels/x86/poly1305_mulx.hpp"
 #include "kernels/x86/scalar_block.hpp"
 
@@ -128,7 +129,7 @@ private:
         keystream_rows(st_.chacha, r, Nothing{});
         rows_to_blocks(r);
         keyed_from_lane(r, n);
-        wipe(r, sizeof(r));
+        wipe_vectors(r);
     }
 
     // Block 0 and n <= 1 text block in the row layout on ymm (see rows2 in
@@ -138,7 +139,7 @@ private:
         keystream_rows(st_.chacha, r, Nothing{});
         rows_to_blocks(r, ks);
         keyed_from_lane(ks, n);
-        wipe(r, sizeof(r));
+        wipe_vectors(r);
         wipe_rows2(ks);
     }
 
@@ -147,7 +148,7 @@ private:
         U32xN<N> ks[16];
         keystream<N>(st_.chacha, 0, ks);
         keyed_from_lane(ks, n);
-        wipe(ks, sizeof(ks));
+        wipe_vectors(ks);
     }
 
     // Keys the MAC from block 0 of ks, then (an open) absorbs the text's
@@ -181,7 +182,7 @@ private:
         if (open_) vector_mac(std::min(len_, end + kPolyBlock - 1));
         const size_t first = std::min(end, kBatchBytes);
         emit(st_, ks, 0, in_, out_, first);
-        wipe(ks, sizeof(ks));
+        wipe_vectors(ks);
         pos_ = first;
         rounds(end);
         if (!open_) vector_mac(pos_);
@@ -215,10 +216,11 @@ private:
             (U32x16::load_le(in_ + pos_ + i, n) ^ U32x16::load_le(ks + i)).store_le(out_ + pos_ + i, n);
         }
         if (left % kChaChaBlock != 0) {
-            U32x16::load_le(ks + (blocks - 1) * kChaChaBlock).store_le(st_.ks);
+            const uint8_t* last = ks + (blocks - 1) * kChaChaBlock;
+            x86::keep_block(st_.ks, U32x8::load_le(last).raw(), U32x8::load_le(last + 32).raw());
             st_.ks_pos = uint32_t(left % kChaChaBlock);
         }
-        wipe(ks, blocks * kChaChaBlock);
+        wipe_blocks(ks, blocks);
         pos_ = end;
     }
 
@@ -251,7 +253,7 @@ private:
         mac_ += feed.n * kPolyBlock;
         if (open_) buffer_last(limit);
         emit(st_, ks, 0, in_ + pos_, out_ + pos_, bytes);
-        wipe(ks, sizeof(ks));  // lanes left unused hold keystream of blocks still to come
+        wipe_vectors(ks);  // emit's loop keeps them in memory; unused lanes hold keystream of blocks to come
         chacha_advance(st_.chacha.ctr, n);
         pos_ += bytes;
     }
@@ -269,7 +271,7 @@ private:
         mac_ += feed.n * kPolyBlock;
         if (open_) buffer_last(limit);
         emit(st_, r, 0, in_ + pos_, out_ + pos_, bytes);
-        wipe(r, sizeof(r));
+        wipe_vectors(r);
         chacha_advance(st_.chacha.ctr, n);
         pos_ += bytes;
     }

@@ -62,7 +62,7 @@ STITCH_INLINE_AVX512 bool short_open(AeadState& st, const uint8_t* in, uint8_t* 
         key_or_load(st, acc, ks, first);
         chacha_advance(st.chacha.ctr, first + n);
         ok = open_masked(st, acc, ks, first, in, out, len, tag);
-        wipe(r, sizeof(r));
+        wipe_vectors(r);
         wipe_rows2(ks);
     } else {
         U32x16 r[4];
@@ -71,7 +71,7 @@ STITCH_INLINE_AVX512 bool short_open(AeadState& st, const uint8_t* in, uint8_t* 
         key_or_load(st, acc, r, first);
         chacha_advance(st.chacha.ctr, first + n);
         ok = open_masked(st, acc, r, first, in, out, len, tag);
-        wipe(r, sizeof(r));
+        wipe_vectors(r);
     }
     return ok;
 }
@@ -100,7 +100,7 @@ STITCH_INLINE_AVX512 bool verified_open(AeadState& st, const uint8_t* in, uint8_
         const size_t take = std::min(first - b * kChaChaBlock, kChaChaBlock);
         ((U32x16::load_le(in + b * kChaChaBlock, take) ^ ks[b]) & mask).store_le(out + b * kChaChaBlock, take);
     }
-    wipe(ks, sizeof(ks));
+    wipe_vectors(ks);
     if (len > first) chacha20_xor_kept(st.chacha, in + first, out + first, len - first, keep);
     return keep != 0;
 }

@@ -30,14 +30,33 @@ struct Plain {
     }
 };
 
-// n blocks (n <= N) of one word-per-register batch.
+// Blocks 0..n-1 of ks to `to` (n <= Max, the blocks ks holds), each index
+// a constant. The test of `in` is made once a batch, outside the loop: with
+// it inside, clang 14 kept the batch's keystream in a stack array, which
+// stayed there after the kernel returned (avx512_stack_test).
+template <size_t Max, class V, class Out>
+STITCH_INLINE_AVX512 void emit_blocks(const V ks[], size_t n, const uint8_t* in, uint8_t* out, const Out& to) {
+    if (in) {
+#pragma GCC unroll 16
+        for (size_t b = 0; b < Max; ++b)
+            if (b < n) to.block(ks, b, in + b * kChaChaBlock, out + b * kChaChaBlock);
+    } else {
+#pragma GCC unroll 16
+        for (size_t b = 0; b < Max; ++b)
+            if (b < n) to.block(ks, b, nullptr, out + b * kChaChaBlock);
+    }
+}
+
+// n blocks (n <= N) of one word-per-register batch. Its keystream, the
+// lanes a batch cut short leaves unused too, stays in registers, which
+// zero_registers clears: no wipe. (A wipe of the array for n < N put it in
+// memory for every n, and there it stayed where n = N skipped the wipe:
+// clang 14 at 8 blocks, g++ 12 at 4, avx512_stack_test.)
 template <size_t N, class Out>
 STITCH_INLINE_AVX512 void batch(ChaChaState& st, const uint8_t*& in, uint8_t*& out, size_t n, const Out& to) {
     U32xN<N> ks[16];
     keystream<N>(st, 0, ks);
-#pragma GCC unroll 16
-    for (size_t b = 0; b < n; ++b) to.block(ks, b, in ? in + b * kChaChaBlock : nullptr, out + b * kChaChaBlock);
-    if (n != N) wipe(ks, sizeof(ks));  // keystream of blocks still to come
+    emit_blocks<N>(ks, n, in, out, to);
     chacha_advance(st.ctr, n);
     if (in) in += n * kChaChaBlock;
     out += n * kChaChaBlock;
@@ -48,14 +67,23 @@ template <class Out>
 STITCH_INLINE_AVX512 void batches2(ChaChaState& st, const uint8_t*& in, uint8_t*& out, const Out& to) {
     U32x16 ks0[16], ks1[16];
     keystream2<16>(st, 0, ks0, ks1);
-#pragma GCC unroll 16
-    for (size_t b = 0; b < 16; ++b) to.block(ks0, b, in ? in + b * kChaChaBlock : nullptr, out + b * kChaChaBlock);
-#pragma GCC unroll 16
-    for (size_t b = 0; b < 16; ++b)
-        to.block(ks1, b, in ? in + (16 + b) * kChaChaBlock : nullptr, out + (16 + b) * kChaChaBlock);
+    emit_blocks<16>(ks0, 16, in, out, to);
+    emit_blocks<16>(ks1, 16, in ? in + 16 * kChaChaBlock : nullptr, out + 16 * kChaChaBlock, to);
     chacha_advance(st.ctr, 32);
     if (in) in += 32 * kChaChaBlock;
     out += 32 * kChaChaBlock;
+}
+
+// `count` pairs of batches in a frame of their own; returns its depth, for
+// the caller's scrub_below. The frame holds what the compilers spilled of
+// the two batches (avx512_stack_test with STITCH_AVX512_BATCHES=2 found the
+// state after the rounds and keystream there), at ~50 zmm stores a call of
+// at least 2 KiB.
+template <class Out>
+STITCH_TARGET_AVX512 __attribute__((noinline)) size_t pairs(ChaChaState& st, const uint8_t*& in, uint8_t*& out,
+                                                            size_t count, const Out& to) {
+    for (size_t i = 0; i < count; ++i) batches2(st, in, out, to);
+    return frame_depth();
 }
 
 // Whether this CPU runs two batches in flight: read once, at load, from the
@@ -85,30 +113,37 @@ STITCH_INLINE_AVX512 void rows2(ChaChaState& st, const uint8_t* in, uint8_t* out
     U32x8 r[4], ks[16];
     keystream_rows(st, r, Nothing{});
     rows_to_blocks(r, ks);
-    for (size_t b = 0; b < n; ++b) to.block(ks, b, in ? in + b * kChaChaBlock : nullptr, out + b * kChaChaBlock);
-    wipe(r, sizeof(r));
+    emit_blocks<2>(ks, n, in, out, to);
+    wipe_vectors(r);
     wipe_rows2(ks);
     chacha_advance(st.ctr, n);
 }
 
-// n <= 4 blocks in the row layout.
+// n <= 4 blocks in the row layout (in registers, as batch).
 STITCH_INLINE_AVX512 void rows(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t n, const Plain& to) {
     U32x16 r[4];
     keystream_rows(st, r, Nothing{});
     rows_to_blocks(r);
-#pragma GCC unroll 16
-    for (size_t b = 0; b < n; ++b) to.block(r, b, in ? in + b * kChaChaBlock : nullptr, out + b * kChaChaBlock);
-    if (n != 4) wipe(r, sizeof(r));
+    emit_blocks<4>(r, n, in, out, to);
     chacha_advance(st.ctr, n);
 }
 
 }  // namespace
 
+void scrub_below(size_t depth) {
+    // The frame begins a few words above this array (the return address,
+    // saved registers): 64 bytes more cover them.
+    const size_t blocks = (depth + 64 + kChaChaBlock - 1) / kChaChaBlock;
+    wipe_blocks(static_cast<uint8_t*>(__builtin_alloca(blocks * kChaChaBlock)), blocks);
+}
+
 void chacha20_blocks(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t nblocks) noexcept {
     clean_upper();
     const Plain to;
-    if (kTwoBatches)
-        for (; nblocks >= 32; nblocks -= 32) batches2(st, in, out, to);
+    if (kTwoBatches && nblocks >= 32) {
+        scrub_below(pairs(st, in, out, nblocks / 32, to));
+        nblocks %= 32;
+    }
     for (; nblocks >= 16; nblocks -= 16) batch<16>(st, in, out, 16, to);
     if (nblocks > 8)
         batch<16>(st, in, out, nblocks, to);
@@ -126,8 +161,10 @@ void chacha20_blocks(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t nb
 void chacha20_xor_kept(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t len, uint8_t keep) noexcept {
     clean_upper();
     const Kept to{U32x16::splat(0x01010101u * keep)};
-    if (kTwoBatches)
-        for (; len >= 32 * kChaChaBlock; len -= 32 * kChaChaBlock) batches2(st, in, out, to);
+    if (kTwoBatches && len >= 32 * kChaChaBlock) {
+        scrub_below(pairs(st, in, out, len / (32 * kChaChaBlock), to));
+        len %= 32 * kChaChaBlock;
+    }
     for (; len >= 16 * kChaChaBlock; len -= 16 * kChaChaBlock) batch<16>(st, in, out, 16, to);
     // The rest in the quickest shape for it, as chacha20_blocks does.
     const size_t n = (len + kChaChaBlock - 1) / kChaChaBlock;
@@ -135,18 +172,18 @@ void chacha20_xor_kept(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t 
         U32x16 ks[16];
         keystream<16>(st, 0, ks);
         chacha_advance(st.ctr, to.last(ks, in, out, len));
-        wipe(ks, sizeof(ks));
+        wipe_vectors(ks);
     } else if (n > 4) {
         U32x8 ks[16];
         keystream<8>(st, 0, ks);
         chacha_advance(st.ctr, to.last(ks, in, out, len));
-        wipe(ks, sizeof(ks));
+        wipe_vectors(ks);
     } else if (n > 0) {
         U32x16 r[4];
         keystream_rows(st, r, Nothing{});
         rows_to_blocks(r);
         chacha_advance(st.ctr, to.last(r, in, out, len));
-        wipe(r, sizeof(r));
+        wipe_vectors(r);
     }
     zero_registers();
 }

@@ -106,6 +106,27 @@ STITCH_INLINE_AVX512 void load_state(const ChaChaState& st, uint32_t first, U32x
     x[15] = V::splat(st.ctr[3]);
 }
 
+// x += the input words of the same batch, built from st again. The key's
+// words are read through a pointer passed through an empty asm, so the
+// compiler cannot reuse the broadcasts it made before the rounds: g++ 12
+// did, kept them live through the rounds (more registers than there are),
+// spilled them, and left the key on the stack when the kernel returned
+// (avx512_stack_test). The public words (constants, counter, nonce) it may
+// keep or rebuild as it likes. (A volatile asm, or all sixteen words
+// through it, cost the eight-block batch 6-8 ns on Zen 4.)
+template <size_t N>
+STITCH_INLINE_AVX512 void add_input(const ChaChaState& st, uint32_t first, U32xN<N> x[16]) {
+    using V = U32xN<N>;
+    U32xN<N> in[16];
+    load_state(st, first, in);
+    const uint32_t* key = st.key;
+    __asm__("" : "+r"(key));
+    #pragma GCC unroll 16
+    for (int i = 0; i < 8; ++i) in[4 + i] = V::splat(key[i]);
+    #pragma GCC unroll 16
+    for (int i = 0; i < 16; ++i) x[i] += in[i];
+}
+
 // Steps of a keystream call at which `beside` runs: after every line of
 // every quarter round, 80 in all (four lines, two half rounds, ten double
 // rounds).
@@ -134,8 +155,9 @@ struct Nothing {
 // The rounds work on a local copy: the caller's array is memory the MAC's
 // block loads might alias, which made GCC store the state before every
 // `beside` step and reload it after. The input words are rebuilt from st
-// for the final addition rather than kept: sixteen more live registers
-// through the rounds made the compiler spill state words at every step.
+// for the final addition rather than kept (add_input): sixteen more live
+// registers through the rounds made the compiler spill state words at
+// every step.
 template <size_t N, class Beside>
 STITCH_INLINE_AVX512 void keystream(const ChaChaState& st, uint32_t first, U32xN<N> out[16], Beside&& beside) {
     U32xN<N> x[16];
@@ -144,10 +166,7 @@ STITCH_INLINE_AVX512 void keystream(const ChaChaState& st, uint32_t first, U32xN
         half_round<0>(x, LinesFrom{beside, 8 * i});
         half_round<1>(x, LinesFrom{beside, 8 * i + 4});
     }
-    U32xN<N> in[16];
-    load_state(st, first, in);
-    #pragma GCC unroll 16
-    for (int i = 0; i < 16; ++i) x[i] += in[i];
+    add_input(st, first, x);
     simd::transpose(x);
     #pragma GCC unroll 16
     for (int i = 0; i < 16; ++i) out[i] = x[i];
@@ -170,7 +189,9 @@ struct NoLines {
 // words fit the thirty-two registers, and VPROLD needs no temporary. For
 // cores whose vector ops take more than a cycle (Zen 5: two), where one
 // batch's chains leave the pipes idle (the CPU table, avx512/set.cpp,
-// says where).
+// says where). The compilers spill some words all the same (g++ 12 and
+// clang 14: the state after the rounds, and keystream), so it runs in a
+// frame of its own that is scrubbed after (chacha20.cpp's pairs).
 template <size_t N>
 STITCH_INLINE_AVX512 void keystream2(const ChaChaState& st, uint32_t first, U32xN<N> out0[16], U32xN<N> out1[16]) {
     U32xN<N> x[16], y[16];
@@ -182,18 +203,28 @@ STITCH_INLINE_AVX512 void keystream2(const ChaChaState& st, uint32_t first, U32x
         half_round<1>(x, NoLines{});
         half_round<1>(y, NoLines{});
     }
-    U32xN<N> in[16];
-    load_state(st, first, in);
-    #pragma GCC unroll 16
-    for (int i = 0; i < 16; ++i) x[i] += in[i];
-    load_state(st, first + uint32_t(N), in);
-    #pragma GCC unroll 16
-    for (int i = 0; i < 16; ++i) y[i] += in[i];
+    add_input(st, first, x);
+    add_input(st, first + uint32_t(N), y);
     simd::transpose(x);
     simd::transpose(y);
     #pragma GCC unroll 16
     for (int i = 0; i < 16; ++i) out0[i] = x[i], out1[i] = y[i];
 }
+
+// How deep the frame of the function this is inlined into reaches, from
+// its frame pointer down to the stack pointer, and the red zone below it
+// (a function that calls nothing may keep values there).
+STITCH_INLINE_AVX512 size_t frame_depth() {
+    uintptr_t sp;
+    __asm__ __volatile__("mov %%rsp, %0" : "=r"(sp));
+    return reinterpret_cast<uintptr_t>(__builtin_frame_address(0)) - sp + 128;
+}
+
+// Zeroes `depth` bytes below where this call's frame begins: a function the
+// caller called just before, from the same stack depth, had its frame
+// there (what frame_depth returned). libgcrypt scrubs its ChaCha20's stack
+// the same way (its burn_stack).
+STITCH_TARGET_AVX512 __attribute__((noinline)) void scrub_below(size_t depth);
 
 // Block b of a transposed batch: one zmm, or two ymm halves.
 STITCH_INLINE_AVX512 void xor_block(const U32x16 ks[16], size_t b, const uint8_t* in, uint8_t* out) {
@@ -276,6 +307,27 @@ STITCH_INLINE_AVX512 void rows_to_blocks(const U32x8 r[4], U32x8 ks[16]) {
     ks[8] = U32x8(_mm256_permute2x128_si256(r[2].raw(), r[3].raw(), 0x20));  // c0 d0
     ks[1] = U32x8(_mm256_permute2x128_si256(r[0].raw(), r[1].raw(), 0x31));  // a1 b1
     ks[9] = U32x8(_mm256_permute2x128_si256(r[2].raw(), r[3].raw(), 0x31));  // c1 d1
+}
+
+// Zeroes an array of vectors by stores of their own width. wipe() stores 16
+// bytes at a time, and past 512 bytes in a loop: a sixteen-block zmm batch's
+// keystream (1 KiB) took 64 stores and 64 branches, and the raw ChaCha20 of
+// 10-15 blocks ran ~15 ns slower than that of 16 (Zen 4, 2026-12-05).
+template <class V, size_t K>
+STITCH_INLINE_AVX512 void wipe_vectors(V (&v)[K]) {
+#pragma GCC unroll 16
+    for (size_t i = 0; i < K; ++i) V::zero().store_le(reinterpret_cast<uint8_t*>(&v[i]));
+    __asm__ __volatile__("" : : "r"(v) : "memory");  // the stores are observable: not dead
+}
+
+// Zeroes n whole 64-byte blocks at p, a zmm store each. The asm in the
+// loop keeps g++ 12 from turning it into a call to memset, across which it
+// spilled the vector registers still live, keystream among them.
+STITCH_INLINE_AVX512 void wipe_blocks(uint8_t* p, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+        U32x16::zero().store_le(p + i * kChaChaBlock);
+        __asm__ __volatile__("" : : "r"(p + i * kChaChaBlock) : "memory");
+    }
 }
 
 // Wipes what rows_to_blocks wrote (the rest of ks holds nothing).

@@ -191,6 +191,10 @@ mutants = [
     ("vector Poly1305, one accumulator: the last group left out", VECTOR,
      "for (size_t g = 1; g < groups; ++g) step(a, m.step, in + g * kGroup);",
      "for (size_t g = 1; g + 1 < groups; ++g) step(a, m.step, in + g * kGroup);"),
+    # The partial last block kept in the context for the next call
+    # (x86/keep_block.hpp).
+    ("the kept block's bytes 32..63 from its bytes 0..31", AEAD,
+     "batch[8 + b % kBatchBlocks].raw());", "batch[b % kBatchBlocks].raw());"),
     # The register wipe, and the MULX loop that needs none.
     ("register wipe: ymm13 left as it was", ZERO,
      '"vpxor %%xmm12, %%xmm12, %%xmm12\\n\\tvpxor %%xmm13, %%xmm13, %%xmm13\\n\\t"',

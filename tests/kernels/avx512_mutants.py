@@ -1,0 +1,101 @@
+#!/usr/bin/python3
+"""Mutants of the AVX-512 set's ChaCha20 shapes and of what its kernels leave
+on the stack (docs/kernels.md, "What the AVX-512 set leaves on the stack"):
+plants each in turn in the source, rebuilds in BUILD_DIR, runs
+avx512_stack_test and the kernel suite on the AVX-512 set with raw ChaCha20
+in one and in two batches at a time, and restores the file. Every mutant
+must be caught. Needs a CPU with AVX-512 (the stack search reads the native
+set's frames). Not part of CTest (each one is a rebuild, ~40 s).
+
+  tests/kernels/avx512_mutants.py [BUILD_DIR] [INDEX...]     (default: build; all)
+"""
+import os
+import pathlib
+import subprocess
+import sys
+
+root = pathlib.Path(__file__).resolve().parents[2]
+build = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].isdigit() else "build"
+HPP = "kernels/avx512/chacha20.hpp"
+CPP = "kernels/avx512/chacha20.cpp"
+PASS = "kernels/avx512/aead_pass.hpp"
+mutants = [
+    # The wipes of vector width.
+    ("wipe_vectors leaves the first vector", HPP,
+     "for (size_t i = 0; i < K; ++i) V::zero()", "for (size_t i = 1; i < K; ++i) V::zero()"),
+    ("wipe_blocks leaves the first block", HPP,
+     "for (size_t i = 0; i < n; ++i) {\n        U32x16::zero()", "for (size_t i = 1; i < n; ++i) {\n        U32x16::zero()"),
+    # The key's words read again after the rounds, not kept.
+    ("add_input: the key's words not passed through the asm", HPP,
+     '    __asm__("" : "+r"(key));\n', "\n"),
+    # The blocks of a batch, each index a constant.
+    ("emit_blocks writes one block too many", CPP,
+     "if (b < n) to.block(ks, b, in + b", "if (b <= n) to.block(ks, b, in + b"),
+    ("emit_blocks, keystream only, one block short", CPP,
+     "if (b < n) to.block(ks, b, nullptr", "if (b + 1 < n) to.block(ks, b, nullptr"),
+    # Wiping an array the compiler would keep in registers puts it in memory:
+    # done for a batch cut short only, it left whole batches' keystream there.
+    ("a batch's keystream wiped only when the batch is cut short", CPP,
+     "    emit_blocks<N>(ks, n, in, out, to);\n", "    emit_blocks<N>(ks, n, in, out, to);\n    if (n != N) wipe_vectors(ks);\n"),
+    ("a row run's keystream wiped only when under four blocks", CPP,
+     "    emit_blocks<4>(r, n, in, out, to);\n", "    emit_blocks<4>(r, n, in, out, to);\n    if (n != 4) wipe_vectors(r);\n"),
+    # Two batches side by side, in a frame that is scrubbed.
+    ("pairs of batches: the frame not scrubbed", CPP,
+     "        scrub_below(pairs(st, in, out, nblocks / 32, to));", "        pairs(st, in, out, nblocks / 32, to);"),
+    ("scrub_below covers half the frame", CPP,
+     "const size_t blocks = (depth + 64 + kChaChaBlock - 1) / kChaChaBlock;",
+     "const size_t blocks = (depth / 2 + kChaChaBlock - 1) / kChaChaBlock;"),
+    ("two batches: the second from the first's counter", HPP,
+     "    add_input(st, first + uint32_t(N), y);", "    add_input(st, first, y);"),
+    ("two batches: the second's output over the first's last block", CPP,
+     "out + 16 * kChaChaBlock, to);", "out + 15 * kChaChaBlock, to);"),
+    # The AEAD's keystream buffers and the block kept for the next call.
+    ("AEAD first batch's keystream not wiped", PASS,
+     "        emit(st_, ks, 0, in_, out_, first);\n        wipe_vectors(ks);", "        emit(st_, ks, 0, in_, out_, first);"),
+    ("AEAD tail batch's keystream not wiped", PASS,
+     "        wipe_vectors(ks);  // emit's loop", "        // emit's loop"),
+    ("AEAD chunk's last bytes: the buffer wiped one block short", PASS,
+     "wipe_blocks(ks, blocks);", "wipe_blocks(ks, blocks - 1);"),
+    ("AEAD chunk's last bytes: the kept block's bytes 32..63 from its bytes 0..31", PASS,
+     "U32x8::load_le(last + 32).raw());", "U32x8::load_le(last).raw());"),
+]
+sel = [a for a in sys.argv[1:] if a.isdigit()]
+targets = "avx512_stack_test test_kernel_sets boundary_counter_test"
+# One batch at a time with the lone block in general registers, and two
+# with it as a row pair: the CPU table's two ways, whatever this CPU is.
+runs = [
+    ("wipe/avx512_stack_test", "", "1", "gpr"),
+    ("wipe/avx512_stack_test", "", "2", "rows"),
+    ("kernels/test_kernel_sets", "--gtest_filter=*avx512*", "1", "gpr"),
+    ("kernels/test_kernel_sets", "--gtest_filter=*avx512*", "2", "rows"),
+    ("kernels/boundary_counter_test", "--gtest_filter=*avx512*", "2", "rows"),
+]
+results = []
+for idx, (name, path, old, new) in enumerate(mutants):
+    if sel and str(idx) not in sel:
+        continue
+    p = root / path
+    src = p.read_text()
+    assert src.count(old) >= 1, (name, old)
+    p.write_text(src.replace(old, new, 1))
+    try:
+        b = subprocess.run(f"cmake --build {build} --target {targets} -j2", shell=True, cwd=root,
+                           capture_output=True, text=True)
+        if b.returncode:
+            results.append((name, "BUILD FAILED"))
+            print(b.stdout[-2000:])
+            continue
+        failed = []
+        for exe, args, batches, lone in runs:
+            env = dict(os.environ, STITCH_AVX512_BATCHES=batches, STITCH_AVX512_LONE_BLOCK=lone)
+            r = subprocess.run(f"{build}/tests/{exe} {args}", shell=True, cwd=root, env=env, capture_output=True,
+                               text=True)
+            if r.returncode != 0:
+                failed.append(f"{exe.split('/')[1]} ({batches} batch{'es' if batches == '2' else ''})")
+        results.append((name, "caught by " + ", ".join(failed) if failed else "SURVIVED"))
+    finally:
+        p.write_text(src)
+    print(results[-1], flush=True)
+subprocess.run(f"cmake --build {build} --target {targets} -j2", shell=True, cwd=root, capture_output=True)
+print("\n".join(f"{n}: {r}" for n, r in results))
+sys.exit(1 if any(r in ("SURVIVED", "BUILD FAILED") for _, r in results) else 0)

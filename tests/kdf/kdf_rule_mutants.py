@@ -13,8 +13,11 @@ import re
 import subprocess
 import sys
 
-root = pathlib.Path(__file__).resolve().parents[2]
-build = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].isdigit() else "build"
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+import mutants as runner  # noqa: E402  (tests/mutants.py)
+
+root = runner.root
+build = runner.build_dir()
 H, C, T = "provider/kdfs/hkdf.cpp", "provider/kdfs/kdf_ctx.cpp", "provider/kdfs/tls13_kdf.cpp"
 mutants = [
     ("a refused salt stops EXPAND_ONLY", H,
@@ -46,30 +49,14 @@ mutants = [
     ("a refused digest leaves the old digest", "provider/kdfs/digest.cpp",
      "    kdf_digest_clear(d);\n    if (!name) return refuse(prov, R_UNKNOWN_DIGEST);", "    if (!name) return refuse(prov, R_UNKNOWN_DIGEST);\n    kdf_digest_clear(d);"),
 ]
-sel = [a for a in sys.argv[1:] if a.isdigit()]
-results = []
-for idx, (name, path, old, new) in enumerate(mutants):
-    if sel and str(idx) not in sel:
-        continue
-    p = root / path
-    src = p.read_text()
-    assert src.count(old) == 1, (name, old)
-    p.write_text(src.replace(old, new))
-    try:
-        b = subprocess.run(f"cmake --build {build} --target stitch kdf_sequence_enumerate -j2", shell=True, cwd=root,
-                           capture_output=True, text=True)
-        if b.returncode:
-            results.append((name, "BUILD FAILED"))
-            print(b.stdout[-3000:], b.stderr[-3000:])
-            continue
-        r = subprocess.run(f"{build}/tests/kdf/kdf_sequence_enumerate --depth 4 --digest sha256",
-                           shell=True, cwd=root, capture_output=True, text=True)
-        m = re.search(r"enumerator: (.*?) failed", r.stderr)
-        f = re.search(r"FUZZ FINDING: (.*)", r.stderr)
-        results.append((name, f"caught by [{m.group(1)}]: {f.group(1) if f else ''}" if r.returncode else "SURVIVED"))
-    finally:
-        p.write_text(src)
-    print(f"{results[-1][0]}: {results[-1][1]}", flush=True)
-subprocess.run(f"cmake --build {build} --target stitch kdf_sequence_enumerate -j2", shell=True, cwd=root,
-               capture_output=True)
-sys.exit(1 if any(r in ("SURVIVED", "BUILD FAILED") for _, r in results) else 0)
+
+
+def check():
+    r = subprocess.run(f"{build}/tests/kdf/kdf_sequence_enumerate --depth 4 --digest sha256",
+                       shell=True, cwd=root, capture_output=True, text=True)
+    m = re.search(r"enumerator: (.*?) failed", r.stderr)
+    f = re.search(r"FUZZ FINDING: (.*)", r.stderr)
+    return f"[{m.group(1) if m else '?'}]: {f.group(1) if f else ''}" if r.returncode else ""
+
+
+runner.run(mutants, f"cmake --build {build} --target stitch kdf_sequence_enumerate -j2", check, exact=True)

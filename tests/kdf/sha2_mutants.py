@@ -9,8 +9,12 @@ is a rebuild, ~20 s).
 import pathlib
 import subprocess
 import sys
-root = pathlib.Path(__file__).resolve().parents[2]
-build = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].isdigit() else "build"
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+import mutants as runner  # noqa: E402  (tests/mutants.py)
+
+root = runner.root
+build = runner.build_dir()
 mutants = [
  ("sigma1 rotation 14->15", "kernels/sha512_avx2/sha512.cpp", "h += rotr(e, 14) ^", "h += rotr(e, 15) ^"),
  ("Sigma0 rotation 39->38", "kernels/sha512_avx2/sha512.cpp", "rotr(a, 39)", "rotr(a, 38)"),
@@ -30,25 +34,14 @@ mutants = [
  ("HMAC key setup: opad built from a wrong constant", "kernels/hmac.cpp", "opad[i] = ipad[i] ^ 0x5c5c5c5c5c5c5c5cull;", "opad[i] = ipad[i] ^ 0x5c5c5c5c5c5c5c5dull;"),
  ("AVX2 kernel leaves the schedule in ymm (no VZEROALL)", "kernels/sha512_avx2/sha512.cpp", "    _mm256_zeroall();\n", "\n"),
 ]
-sel = [a for a in sys.argv[1:] if a.isdigit()]
-results = []
-for idx, (name, path, old, new) in enumerate(mutants):
-    if sel and str(idx) not in sel: continue
-    p = root / path
-    src = p.read_text()
-    assert src.count(old) >= 1, (name, old)
-    p.write_text(src.replace(old, new, 1))
-    try:
-        b = subprocess.run(f"cmake --build {build} --target sha2_kernel_test sha2_registers_test -j2", shell=True, cwd=root, capture_output=True, text=True)
-        if b.returncode:
-            results.append((name, "BUILD FAILED")); print(b.stdout[-2000:]); continue
-        r = subprocess.run(f"{build}/tests/kdf/sha2_kernel_test; k=$?; {build}/tests/kdf/sha2_registers_test || exit 1; exit $k", shell=True, cwd=root, capture_output=True, text=True)
-        failed = sorted({l.split()[3] for l in r.stdout.splitlines()
-                         if l.startswith("[  FAILED  ]") and len(l.split()) > 3 and "." in l.split()[3]})
-        results.append((name, "caught by " + ", ".join(failed) if r.returncode else "SURVIVED"))
-    finally:
-        p.write_text(src)
-    print(results[-1], flush=True)
-subprocess.run(f"cmake --build {build} --target sha2_kernel_test sha2_registers_test -j2", shell=True, cwd=root, capture_output=True)
-print("\n".join(f"{n}: {r}" for n, r in results))
-sys.exit(1 if any(r == "SURVIVED" or r == "BUILD FAILED" for _, r in results) else 0)
+
+
+def check():
+    r = subprocess.run(f"{build}/tests/kdf/sha2_kernel_test; k=$?; {build}/tests/kdf/sha2_registers_test || exit 1; exit $k",
+                       shell=True, cwd=root, capture_output=True, text=True)
+    failed = sorted({l.split()[3] for l in r.stdout.splitlines()
+                     if l.startswith("[  FAILED  ]") and len(l.split()) > 3 and "." in l.split()[3]})
+    return (", ".join(failed) or "a test") if r.returncode else ""
+
+
+runner.run(mutants, f"cmake --build {build} --target sha2_kernel_test sha2_registers_test -j2", check)

@@ -12,8 +12,11 @@ import pathlib
 import subprocess
 import sys
 
-root = pathlib.Path(__file__).resolve().parents[2]
-build = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].isdigit() else "build"
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+import mutants as runner  # noqa: E402  (tests/mutants.py)
+
+root = runner.root
+build = runner.build_dir()
 ROUNDS = "kernels/avx2/batch_rounds.hpp"
 TEXT = "kernels/avx2/asm_text.hpp"
 ROWS = "kernels/avx2/row_rounds.hpp"
@@ -207,51 +210,34 @@ mutants = [
      '            "adcq $0, %[h2]\\n\\t"                          // now g',
      '            "\\n\\t"                          // now g'),
 ]
-sel = [a for a in sys.argv[1:] if a.isdigit()]
 target = "test_kernel_sets"
 # The vector Poly1305's own suite too: it forces both forms on every CPU;
 # and the AVX2 kernels' stack after they return (the wipes).
 extras = ["kernels/poly1305_avx2_test", "wipe/avx2_stack_test"]
 extra = " ".join(e.split("/")[1] for e in extras)
-results = []
-for idx, (name, path, old, new) in enumerate(mutants):
-    if sel and str(idx) not in sel:
-        continue
-    p = root / path
-    src = p.read_text()
-    assert src.count(old) >= 1, (name, old)
-    p.write_text(src.replace(old, new, 1))
-    try:
-        b = subprocess.run(f"cmake --build {build} --target {target} {extra} -j2", shell=True, cwd=root,
-                           capture_output=True, text=True)
-        if b.returncode:
-            results.append((name, "BUILD FAILED"))
-            print(b.stdout[-2000:])
-            continue
-        # The seal's block 0 in lane 0 and in general registers beside its
-        # first batch (STITCH_AVX2_KEY_BLOCK), whatever this CPU would choose.
-        failed, caught = set(), False
-        for key in ("lane", "gpr"):
-            r = subprocess.run(f"STITCH_AVX2_KEY_BLOCK={key} {build}/tests/kernels/{target} "
-                               "--gtest_filter='*/avx2*:*Avx2*'", shell=True, cwd=root, capture_output=True,
-                               text=True)
-            caught |= r.returncode != 0
-            # "[  FAILED  ] EverySet/KernelSuite.Name/avx2, where ...": the Name.
-            failed |= {f"{l.split()[3].split('/')[1].split('.')[-1]} ({key})" for l in r.stdout.splitlines()
-                       if l.startswith("[  FAILED  ]") and len(l.split()) > 3 and l.split()[3].count("/") >= 2}
-            runs = [l.split()[3] for l in r.stdout.splitlines() if l.startswith("[ RUN      ]")]
-            signal = -r.returncode if r.returncode < 0 else r.returncode - 128  # the shell's 128 + N
-            if signal > 0 and runs:  # killed (a guard page's fault): the test it died in
-                failed.add(f"{runs[-1].split('/')[1].split('.')[-1]} ({key}, signal {signal})")
-        for e in extras:
-            r = subprocess.run(f"{build}/tests/{e}", shell=True, cwd=root, capture_output=True, text=True)
-            caught |= r.returncode != 0
-            failed |= {f"{e.split('/')[1]}: {l.split()[3].split('/')[1]}" for l in r.stdout.splitlines()
-                       if l.startswith("[  FAILED  ]") and len(l.split()) > 3 and "/" in l.split()[3]}
-        results.append((name, "caught by " + ", ".join(sorted(failed)) if caught else "SURVIVED"))
-    finally:
-        p.write_text(src)
-    print(results[-1], flush=True)
-subprocess.run(f"cmake --build {build} --target {target} {extra} -j2", shell=True, cwd=root, capture_output=True)
-print("\n".join(f"{n}: {r}" for n, r in results))
-sys.exit(1 if any(r in ("SURVIVED", "BUILD FAILED") for _, r in results) else 0)
+
+
+def check():
+    # The seal's block 0 in lane 0 and in general registers beside its
+    # first batch (STITCH_AVX2_KEY_BLOCK), whatever this CPU would choose.
+    failed, caught = set(), False
+    for key in ("lane", "gpr"):
+        r = subprocess.run(f"STITCH_AVX2_KEY_BLOCK={key} {build}/tests/kernels/{target} "
+                           "--gtest_filter='*/avx2*:*Avx2*'", shell=True, cwd=root, capture_output=True, text=True)
+        caught |= r.returncode != 0
+        # "[  FAILED  ] EverySet/KernelSuite.Name/avx2, where ...": the Name.
+        failed |= {f"{l.split()[3].split('/')[1].split('.')[-1]} ({key})" for l in r.stdout.splitlines()
+                   if l.startswith("[  FAILED  ]") and len(l.split()) > 3 and l.split()[3].count("/") >= 2}
+        runs = [l.split()[3] for l in r.stdout.splitlines() if l.startswith("[ RUN      ]")]
+        signal = -r.returncode if r.returncode < 0 else r.returncode - 128  # the shell's 128 + N
+        if signal > 0 and runs:  # killed (a guard page's fault): the test it died in
+            failed.add(f"{runs[-1].split('/')[1].split('.')[-1]} ({key}, signal {signal})")
+    for e in extras:
+        r = subprocess.run(f"{build}/tests/{e}", shell=True, cwd=root, capture_output=True, text=True)
+        caught |= r.returncode != 0
+        failed |= {f"{e.split('/')[1]}: {l.split()[3].split('/')[1]}" for l in r.stdout.splitlines()
+                   if l.startswith("[  FAILED  ]") and len(l.split()) > 3 and "/" in l.split()[3]}
+    return (", ".join(sorted(failed)) or "a test") if caught else ""
+
+
+runner.run(mutants, f"cmake --build {build} --target {target} {extra} -j2", check)

@@ -14,8 +14,10 @@ import pathlib
 import subprocess
 import sys
 
-root = pathlib.Path(__file__).resolve().parents[2]
-build = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].isdigit() else "build"
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+import mutants as runner  # noqa: E402  (tests/mutants.py)
+
+build = runner.build_dir()
 HPP = "kernels/avx512/chacha20.hpp"
 CPP = "kernels/avx512/chacha20.cpp"
 PASS = "kernels/avx512/aead_pass.hpp"
@@ -59,7 +61,6 @@ mutants = [
     ("AEAD chunk's last bytes: the kept block's bytes 32..63 from its bytes 0..31", PASS,
      "U32x8::load_le(last + 32).raw());", "U32x8::load_le(last).raw());"),
 ]
-sel = [a for a in sys.argv[1:] if a.isdigit()]
 targets = "avx512_stack_test test_kernel_sets boundary_counter_test"
 # One batch at a time with the lone block in general registers, and two
 # with it as a row pair: the CPU table's two ways, whatever this CPU is.
@@ -70,32 +71,17 @@ runs = [
     ("kernels/test_kernel_sets", "--gtest_filter=*avx512*", "2", "rows"),
     ("kernels/boundary_counter_test", "--gtest_filter=*avx512*", "2", "rows"),
 ]
-results = []
-for idx, (name, path, old, new) in enumerate(mutants):
-    if sel and str(idx) not in sel:
-        continue
-    p = root / path
-    src = p.read_text()
-    assert src.count(old) >= 1, (name, old)
-    p.write_text(src.replace(old, new, 1))
-    try:
-        b = subprocess.run(f"cmake --build {build} --target {targets} -j2", shell=True, cwd=root,
+
+
+def check():
+    failed = []
+    for exe, args, batches, lone in runs:
+        env = dict(os.environ, STITCH_AVX512_BATCHES=batches, STITCH_AVX512_LONE_BLOCK=lone)
+        r = subprocess.run(f"{build}/tests/{exe} {args}", shell=True, cwd=runner.root, env=env,
                            capture_output=True, text=True)
-        if b.returncode:
-            results.append((name, "BUILD FAILED"))
-            print(b.stdout[-2000:])
-            continue
-        failed = []
-        for exe, args, batches, lone in runs:
-            env = dict(os.environ, STITCH_AVX512_BATCHES=batches, STITCH_AVX512_LONE_BLOCK=lone)
-            r = subprocess.run(f"{build}/tests/{exe} {args}", shell=True, cwd=root, env=env, capture_output=True,
-                               text=True)
-            if r.returncode != 0:
-                failed.append(f"{exe.split('/')[1]} ({batches} batch{'es' if batches == '2' else ''})")
-        results.append((name, "caught by " + ", ".join(failed) if failed else "SURVIVED"))
-    finally:
-        p.write_text(src)
-    print(results[-1], flush=True)
-subprocess.run(f"cmake --build {build} --target {targets} -j2", shell=True, cwd=root, capture_output=True)
-print("\n".join(f"{n}: {r}" for n, r in results))
-sys.exit(1 if any(r in ("SURVIVED", "BUILD FAILED") for _, r in results) else 0)
+        if r.returncode != 0:
+            failed.append(f"{exe.split('/')[1]} ({batches} batch{'es' if batches == '2' else ''})")
+    return ", ".join(failed)
+
+
+runner.run(mutants, f"cmake --build {build} --target {targets} -j2", check)

@@ -3,10 +3,10 @@
 // stores made g++ 12 store the block a second time, into a stack slot of
 // its own that stayed after the kernel returned and that no wipe in the
 // source can name (avx2_stack_test, avx512_stack_test). In asm the compiler
-// sees only the stores it must make; the halves come in registers, so the
-// block need not be in memory first (passed by address, it cost the AVX2
-// set's 1000-byte seal 15 ns on Zen 4: the batch's keystream went through
-// the stack).
+// sees only the stores it must make; the halves come in registers. Its code
+// is the loads and stores the C++ made, less the copy, yet the AVX2 set's
+// 1000-byte seal measured 3-4% slower with it on Zen 4 (with the block
+// passed by address too): not explained (docs/benchmarks.md).
 #pragma once
 
 #include <immintrin.h>

@@ -1,11 +1,12 @@
 #!/usr/bin/python3
-"""Mutants of the AVX-512 set's ChaCha20 shapes and of what its kernels leave
-on the stack (docs/kernels.md, "What the AVX-512 set leaves on the stack"):
-plants each in turn in the source, rebuilds in BUILD_DIR, runs
-avx512_stack_test and the kernel suite on the AVX-512 set with raw ChaCha20
-in one and in two batches at a time, and restores the file. Every mutant
-must be caught. Needs a CPU with AVX-512 (the stack search reads the native
-set's frames). Not part of CTest (each one is a rebuild, ~40 s).
+"""Mutants of the AVX-512 set's ChaCha20 shapes, of its IFMA Poly1305's
+powers of r, and of what its kernels leave on the stack (docs/kernels.md,
+"What the AVX-512 set leaves on the stack"): plants each in turn in the
+source, rebuilds in BUILD_DIR, runs avx512_stack_test and the kernel suite
+on the AVX-512 set with raw ChaCha20 in one and in two batches at a time,
+and restores the file. Every mutant must be caught. Needs a CPU with
+AVX-512 (the stack search reads the native set's frames). Not part of
+CTest (each one is a rebuild, ~40 s).
 
   tests/kernels/avx512_mutants.py [BUILD_DIR] [INDEX...]     (default: build; all)
 """
@@ -21,6 +22,7 @@ build = runner.build_dir()
 HPP = "kernels/avx512/chacha20.hpp"
 CPP = "kernels/avx512/chacha20.cpp"
 PASS = "kernels/avx512/aead_pass.hpp"
+IFMA = "kernels/avx512/poly1305_ifma.hpp"
 mutants = [
     # The wipes of vector width.
     ("wipe_vectors leaves the first vector", HPP,
@@ -60,6 +62,13 @@ mutants = [
      "wipe_blocks(ks, blocks);", "wipe_blocks(ks, blocks - 1);"),
     ("AEAD chunk's last bytes: the kept block's bytes 32..63 from its bytes 0..31", PASS,
      "U32x8::load_le(last + 32).raw());", "U32x8::load_le(last).raw());"),
+    # The IFMA Poly1305's powers of r, built in lanes.
+    ("IFMA Poly1305: r^3 put in r^2's lane", IFMA,
+     "put_lane<2>(h, acc);", "put_lane<1>(h, acc);"),
+    ("IFMA Poly1305: the powers' middle limb shifted by 21, not 20", IFMA,
+     "shl64<20>(h.l1)), mask44)", "shl64<21>(h.l1)), mask44)"),
+    ("IFMA Poly1305: the last step's powers in the wrong lane order", IFMA,
+     "permute<0x27>(f.v)", "permute<0x2d>(f.v)"),
 ]
 targets = "avx512_stack_test test_kernel_sets boundary_counter_test"
 # One batch at a time with the lone block in general registers, and two

@@ -42,6 +42,15 @@ struct Impl {
     // as the whole blocks of the last such run (chacha_stream_xor), not in a
     // call of its own.
     uint32_t keystream_run = 1;
+
+    // That last run in the set's own registers: out = in ^ keystream for len
+    // bytes (len % 64 != 0, at most keystream_run blocks begun), st advanced
+    // past every block begun, and the last block's whole keystream in kept
+    // (the stream's buffer, for the next update). Null: chacha_stream_xor
+    // takes the run's keystream into a buffer through chacha20_blocks and
+    // XORs it from there.
+    void (*chacha20_xor_last)(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t len,
+                              uint8_t kept[kChaChaBlock]) noexcept = nullptr;
 };
 
 // What tests and benchmarks call an Impl: its label, else its name. Labels

@@ -8,6 +8,7 @@
 #include "kernels/avx2/kernels.hpp"
 #include "kernels/avx2/set.hpp"
 #include "kernels/bytes.hpp"
+#include "kernels/x86/keep_block.hpp"
 #include "kernels/x86/scalar_block.hpp"
 
 namespace stitch::kern {
@@ -71,6 +72,31 @@ STITCH_TARGET_AVX2_BMI2 void chacha20_blocks_avx2(ChaChaState& st, const uint8_t
     }
     for (; nblocks >= kBatchBlocks; nblocks -= kBatchBlocks) run(st, in, out, kBatchBlocks);
     if (nblocks > 0) run(st, in, out, nblocks);
+    U32x8::zero_registers();
+}
+
+// The blocks' keystream stays in the set's registers (or ks, wiped) and goes
+// out by vector XORs; the partial block's keystream goes to kept by asm
+// (x86/keep_block.hpp), and its bytes from there. Through a buffer (the
+// generic path) a 1000-byte update took its ~1 KiB of keystream out, back in,
+// XOR'd and wiped again.
+STITCH_TARGET_AVX2_BMI2 void chacha20_xor_last_avx2(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t len,
+                                                    uint8_t kept[kChaChaBlock]) noexcept {
+    U32x8::clean_upper();
+    const size_t n = (len + kChaChaBlock - 1) / kChaChaBlock;  // 1..8
+    const size_t whole = len / kChaChaBlock;
+    if (n == 1 && avx2::kLoneBlockInGpr) {
+        x86::lone_block(st, nullptr, kept);  // advances st
+    } else {
+        U32x8 ks[1][16];
+        avx2::keystream_upto(st, ks, n);
+        for (size_t b = 0; b < whole; ++b)
+            avx2::xor_block(ks[0], b, in + b * kChaChaBlock, out + b * kChaChaBlock);
+        x86::keep_block(kept, ks[0][whole].raw(), ks[0][8 + whole].raw());
+        avx2::wipe_upto(ks, n);
+        chacha_advance(st.ctr, n);
+    }
+    xor_short(out + whole * kChaChaBlock, in + whole * kChaChaBlock, kept, len % kChaChaBlock);
     U32x8::zero_registers();
 }
 

@@ -12,6 +12,7 @@
 #include "kernels/avx512/kernels.hpp"
 #include "kernels/avx512/set.hpp"
 #include "kernels/bytes.hpp"
+#include "kernels/x86/keep_block.hpp"
 #include "kernels/x86/scalar_block.hpp"
 
 namespace stitch::kern::STITCH_AVX512_NS {
@@ -128,6 +129,47 @@ STITCH_INLINE_AVX512 void rows(ChaChaState& st, const uint8_t* in, uint8_t* out,
     chacha_advance(st.ctr, n);
 }
 
+// The last len (1..1023) bytes in the quickest shape for their blocks, as
+// chacha20_blocks chooses it; with kept, the last block's whole keystream
+// there too (a raw update's partial block, for the next update). The block
+// indices here are run-time values, so the keystream is in memory: wiped.
+template <class Out>
+STITCH_INLINE_AVX512 void last_run(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t len, const Out& to,
+                                   uint8_t* kept) {
+    const size_t n = (len + kChaChaBlock - 1) / kChaChaBlock;
+    if (n > 8) {
+        U32x16 ks[16];
+        keystream<16>(st, 0, ks);
+        to.last(ks, in, out, len);
+        if (kept) x86::keep_block(kept, _mm512_castsi512_si256(ks[n - 1].raw()),
+                                  _mm512_extracti64x4_epi64(ks[n - 1].raw(), 1));
+        wipe_vectors(ks);
+    } else if (n > 4) {
+        U32x8 ks[16];
+        keystream<8>(st, 0, ks);
+        to.last(ks, in, out, len);
+        if (kept) x86::keep_block(kept, ks[n - 1].raw(), ks[8 + n - 1].raw());
+        wipe_vectors(ks);
+    } else if (n > 2) {
+        U32x16 r[4];
+        keystream_rows(st, r, Nothing{});
+        rows_to_blocks(r);
+        to.last(r, in, out, len);
+        if (kept) x86::keep_block(kept, _mm512_castsi512_si256(r[n - 1].raw()),
+                                  _mm512_extracti64x4_epi64(r[n - 1].raw(), 1));
+        wipe_vectors(r);
+    } else {
+        U32x8 r[4], ks[16];  // rows2's ymm rows: the quicker for one or two blocks
+        keystream_rows(st, r, Nothing{});
+        rows_to_blocks(r, ks);
+        to.last(ks, in, out, len);
+        if (kept) x86::keep_block(kept, ks[n - 1].raw(), ks[8 + n - 1].raw());
+        wipe_vectors(r);
+        wipe_rows2(ks);
+    }
+    chacha_advance(st.ctr, n);
+}
+
 }  // namespace
 
 void scrub_below(size_t depth) {
@@ -166,24 +208,18 @@ void chacha20_xor_kept(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t 
         len %= 32 * kChaChaBlock;
     }
     for (; len >= 16 * kChaChaBlock; len -= 16 * kChaChaBlock) batch<16>(st, in, out, 16, to);
-    // The rest in the quickest shape for it, as chacha20_blocks does.
-    const size_t n = (len + kChaChaBlock - 1) / kChaChaBlock;
-    if (n > 8) {
-        U32x16 ks[16];
-        keystream<16>(st, 0, ks);
-        chacha_advance(st.ctr, to.last(ks, in, out, len));
-        wipe_vectors(ks);
-    } else if (n > 4) {
-        U32x8 ks[16];
-        keystream<8>(st, 0, ks);
-        chacha_advance(st.ctr, to.last(ks, in, out, len));
-        wipe_vectors(ks);
-    } else if (n > 0) {
-        U32x16 r[4];
-        keystream_rows(st, r, Nothing{});
-        rows_to_blocks(r);
-        chacha_advance(st.ctr, to.last(r, in, out, len));
-        wipe_vectors(r);
+    if (len > 0) last_run(st, in, out, len, to, nullptr);
+    zero_registers();
+}
+
+void chacha20_xor_last(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t len,
+                       uint8_t kept[kChaChaBlock]) noexcept {
+    clean_upper();
+    if (len < kChaChaBlock && kLoneBlockInGpr) {
+        x86::lone_block(st, nullptr, kept);  // where the CPU table says so, as chacha20_blocks; advances st
+        xor_short(out, in, kept, len);
+    } else {
+        last_run(st, in, out, len, Kept{U32x16::splat(0xffffffffu)}, kept);
     }
     zero_registers();
 }

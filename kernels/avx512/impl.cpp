@@ -25,6 +25,7 @@ const Impl kImpl = {
     open_record,
     STITCH_AVX512_IFMA ? "avx512-ifma" STITCH_AVX512_EMULATION : "avx512" STITCH_AVX512_EMULATION,
     16,
+    chacha20_xor_last,
 };
 
 }  // namespace

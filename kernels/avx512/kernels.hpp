@@ -28,6 +28,10 @@ STITCH_TARGET_AVX512 void chacha20_blocks(ChaChaState& st, const uint8_t* in, ui
 STITCH_TARGET_AVX512 void chacha20_xor_kept(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t len,
                                             uint8_t keep) noexcept;
 
+// Contract of Impl::chacha20_xor_last.
+STITCH_TARGET_AVX512 void chacha20_xor_last(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t len,
+                                            uint8_t kept[kChaChaBlock]) noexcept;
+
 // Contract of poly1305_blocks_portable: MULX for short runs; long ones on
 // IFMA lanes (avx512-ifma) or the AVX2 set's four-lane code (avx512).
 STITCH_TARGET_AVX512 void poly1305_blocks(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept;

@@ -87,12 +87,16 @@ void chacha_stream_xor(const Impl& impl, ChaChaStream& s, const uint8_t* in, uin
         in += bulk * kChaChaBlock;
         out += bulk * kChaChaBlock;
     }
+    s.ks_pos = uint32_t(tail);
+    if (impl.chacha20_xor_last) {
+        impl.chacha20_xor_last(s.st, in, out, near * kChaChaBlock + tail, s.ks);
+        return;
+    }
     alignas(32) uint8_t ks[kMaxKeystreamRun * kChaChaBlock];
     impl.chacha20_blocks(s.st, nullptr, ks, near + 1);
     const size_t near_bytes = near * kChaChaBlock;
     xor_short(out, in, ks, near_bytes + tail);
     std::memcpy(s.ks, ks + near_bytes, kChaChaBlock);
-    s.ks_pos = uint32_t(tail);
     wipe(ks, near_bytes + kChaChaBlock);
 }
 

@@ -209,6 +209,21 @@ mutants = [
     ("Poly1305 tag: h >= p decided without the carry into g's top limb", POLY_FINAL,
      '            "adcq $0, %[h2]\\n\\t"                          // now g',
      '            "\\n\\t"                          // now g'),
+    # A raw update's last run with its partial block (chacha20_xor_last_avx2).
+    ("last run: the kept block is the last whole block's", CHACHA_CPP,
+     "x86::keep_block(kept, ks[0][whole].raw(), ks[0][8 + whole].raw());",
+     "x86::keep_block(kept, ks[0][whole - (whole > 0)].raw(), ks[0][8 + whole - (whole > 0)].raw());"),
+    ("last run: the kept block's halves swapped", CHACHA_CPP,
+     "x86::keep_block(kept, ks[0][whole].raw(), ks[0][8 + whole].raw());",
+     "x86::keep_block(kept, ks[0][8 + whole].raw(), ks[0][whole].raw());"),
+    ("last run: the counter not past the partial block", CHACHA_CPP,
+     "        avx2::wipe_upto(ks, n);\n        chacha_advance(st.ctr, n);\n    }\n    xor_short",
+     "        avx2::wipe_upto(ks, n);\n        chacha_advance(st.ctr, whole);\n    }\n    xor_short"),
+    ("last run: the partial block's bytes not XOR'd", CHACHA_CPP,
+     "xor_short(out + whole * kChaChaBlock, in + whole * kChaChaBlock, kept, len % kChaChaBlock);",
+     "xor_short(out + whole * kChaChaBlock, in + whole * kChaChaBlock, kept, len % kChaChaBlock / 2);"),
+    ("last run: its keystream not wiped", CHACHA_CPP,
+     "        avx2::wipe_upto(ks, n);\n        chacha_advance(st.ctr, n);", "        chacha_advance(st.ctr, n);"),
 ]
 target = "test_kernel_sets"
 # The vector Poly1305's own suite too: it forces both forms on every CPU;

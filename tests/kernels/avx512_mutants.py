@@ -69,6 +69,20 @@ mutants = [
      "shl64<20>(h.l1)), mask44)", "shl64<21>(h.l1)), mask44)"),
     ("IFMA Poly1305: the last step's powers in the wrong lane order", IFMA,
      "permute<0x27>(f.v)", "permute<0x2d>(f.v)"),
+    # A raw update's last run with its partial block (chacha20_xor_last).
+    ("last run of 9-16 blocks: the kept block is the one before", CPP,
+     "if (kept) x86::keep_block(kept, _mm512_castsi512_si256(ks[n - 1].raw()),\n                                  _mm512_extracti64x4_epi64(ks[n - 1].raw(), 1));",
+     "if (kept) x86::keep_block(kept, _mm512_castsi512_si256(ks[n - 2].raw()),\n                                  _mm512_extracti64x4_epi64(ks[n - 2].raw(), 1));"),
+    ("last run of 1-2 blocks: the kept block's halves swapped", CPP,
+     "if (kept) x86::keep_block(kept, ks[n - 1].raw(), ks[8 + n - 1].raw());\n        wipe_vectors(r);",
+     "if (kept) x86::keep_block(kept, ks[8 + n - 1].raw(), ks[n - 1].raw());\n        wipe_vectors(r);"),
+    ("last run: the counter not past the partial block", CPP,
+     "    }\n    chacha_advance(st.ctr, n);\n}", "    }\n    chacha_advance(st.ctr, n - 1);\n}"),
+    ("last run of 1-2 blocks: its keystream not wiped", CPP,
+     "        wipe_vectors(r);\n        wipe_rows2(ks);\n    }\n    chacha_advance(st.ctr, n);",
+     "        wipe_vectors(r);\n    }\n    chacha_advance(st.ctr, n);"),
+    ("last run, a lone block in general registers: the partial bytes one short", CPP,
+     "        xor_short(out, in, kept, len);", "        xor_short(out, in, kept, len - 1);"),
 ]
 targets = "avx512_stack_test test_kernel_sets boundary_counter_test"
 # One batch at a time with the lone block in general registers, and two

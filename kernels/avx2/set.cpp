@@ -51,19 +51,31 @@ bool zen4(const CpuFeatures& f) {
 }
 
 // STITCH_AVX2_KEY_BLOCK=lane|gpr puts block 0 and lone blocks in the
-// vector lanes, or in general-purpose registers, whatever the CPU; -1 when
-// unset.
-int forced_block_place() {
+// vector lanes, or in general-purpose registers, whatever the CPU; =beside
+// puts block 0 beside a seal's first batch in general-purpose registers and
+// lone blocks in the lanes (Zen 4's and Emerald Rapids' mix). Unset: the
+// CPU's rules.
+enum class BlockPlace { rules, lane, gpr, beside };
+
+BlockPlace forced_block_place() {
     const char* env = std::getenv("STITCH_AVX2_KEY_BLOCK");
-    if (env && std::strcmp(env, "lane") == 0) return 0;
-    if (env && std::strcmp(env, "gpr") == 0) return 1;
-    return -1;
+    if (env && std::strcmp(env, "lane") == 0) return BlockPlace::lane;
+    if (env && std::strcmp(env, "gpr") == 0) return BlockPlace::gpr;
+    if (env && std::strcmp(env, "beside") == 0) return BlockPlace::beside;
+    return BlockPlace::rules;
+}
+
+// Intel Emerald Rapids (family 6 model 0xCF), the one Intel core measured.
+// Sapphire Rapids (0x8F) and Alder/Raptor Lake's P-cores have the same
+// core but were not measured.
+bool emerald_rapids(const CpuFeatures& f) {
+    return f.vendor == CpuVendor::intel && f.family == 6 && f.model == kKeyBesideBatchIntelModel;
 }
 
 }  // namespace
 
 bool key_beside_batch(const CpuFeatures& f) noexcept {
-    return (f.vendor == CpuVendor::amd && f.family == kKeyBesideBatchFamily) || zen4(f);
+    return (f.vendor == CpuVendor::amd && f.family == kKeyBesideBatchFamily) || zen4(f) || emerald_rapids(f);
 }
 
 bool lone_block_in_gpr(const CpuFeatures& f) noexcept {
@@ -73,13 +85,15 @@ bool lone_block_in_gpr(const CpuFeatures& f) noexcept {
 bool poly1305_one_accumulator(const CpuFeatures& f) noexcept { return zen4(f); }
 
 bool key_beside_batch_here() noexcept {
-    const int forced = forced_block_place();
-    return forced >= 0 ? forced == 1 : key_beside_batch(cpu_features_raw());
+    const BlockPlace forced = forced_block_place();
+    if (forced == BlockPlace::rules) return key_beside_batch(cpu_features_raw());
+    return forced != BlockPlace::lane;
 }
 
 bool lone_block_in_gpr_here() noexcept {
-    const int forced = forced_block_place();
-    return forced >= 0 ? forced == 1 : lone_block_in_gpr(cpu_features_raw());
+    const BlockPlace forced = forced_block_place();
+    if (forced == BlockPlace::rules) return lone_block_in_gpr(cpu_features_raw());
+    return forced == BlockPlace::gpr;
 }
 
 }  // namespace stitch::kern::avx2

@@ -25,12 +25,14 @@ bool allows(const CpuFeatures& masked, const Impl& impl) noexcept;
 // Where block 0 and lone blocks run (avx2/tuning.hpp), each only where
 // that was measured faster:
 //   key_beside_batch   a seal's first batch runs block 0 in general-purpose
-//                      registers beside eight text blocks (Zen 4, Zen 5)
+//                      registers beside eight text blocks (Zen 4, Zen 5,
+//                      Emerald Rapids)
 //   lone_block_in_gpr  a block with no batch beside it runs in
 //                      general-purpose registers, not as a row pair (Zen 5)
 // The _here() forms are this CPU's answers, or what
-// STITCH_AVX2_KEY_BLOCK=lane|gpr says for both (tests and measurements run
-// either anywhere); read once, at load (kKeyBesideBatch, kLoneBlockInGpr).
+// STITCH_AVX2_KEY_BLOCK=lane|gpr says for both, or =beside (block 0 beside
+// the batch, lone blocks in lanes): tests and measurements run any of them
+// anywhere; read once, at load (kKeyBesideBatch, kLoneBlockInGpr).
 bool key_beside_batch(const CpuFeatures& f) noexcept;
 bool key_beside_batch_here() noexcept;
 bool lone_block_in_gpr(const CpuFeatures& f) noexcept;

@@ -1,9 +1,9 @@
 // The AVX2 set's cut-offs. One design serves every AVX2 CPU: its speed comes
 // from where the batch's rounds keep their words (avx2/batch_rounds.hpp),
 // not from per-CPU tuning. Three choices differ by CPU, where a measurement
-// showed it at least 3% faster: where block 0 and lone blocks run (Zen 4
-// and Zen 5), and the vector Poly1305's shape for 20-23 blocks (Zen 4),
-// below; the values here were measured where they say (docs/kernels.md,
+// showed it at least 3% faster: where block 0 and lone blocks run (Zen 4,
+// Zen 5, Emerald Rapids), and the vector Poly1305's shape for 20-23 blocks
+// (Zen 4), below; the values here were measured where they say (docs/kernels.md,
 // "The AVX2 set").
 #pragma once
 
@@ -54,23 +54,31 @@ inline constexpr size_t kOpenFirstMax = 4;
 // A seal of at least a batch of text computes block 0 in general-purpose
 // registers beside its first eight text blocks (one asm statement,
 // avx2/batch_rounds.hpp's batch_nine), rather than in lane 0 beside seven,
-// on AMD Zen 4 and Zen 5: a 1 KiB seal then takes two batches instead of
-// three. Measured (kernel, December 2026): Zen 5 1 KiB 592 -> 558 ns; Zen 4
+// on AMD Zen 4 and Zen 5 and Intel Emerald Rapids: a 1 KiB seal then takes
+// two batches instead of three. Measured (kernel, December 2026): Zen 5 1 KiB 592 -> 558 ns; Zen 4
 // (EPYC model 0x11, AVX-512 hidden; its client and Zen 4c models are the
 // same core, not measured) 512 B 386-398 -> 328-331 ns, 1 KiB 553-559 -> 482-487,
-// 1300 B 663-1027 -> 610-632, 4 KiB 1462-2164 -> 1384-1386. Elsewhere not
-// measured: llvm-mca has the ninth block cost 23-35% of a batch on Zen 2/3
-// and Intel cores.
+// 1300 B 663-1027 -> 610-632, 4 KiB 1462-2164 -> 1384-1386. Intel Emerald
+// Rapids (Xeon, family 6 model 0xCF, December 2026, AVX-512 hidden; ten
+// alternating processes of each, medians): 512 B 917 -> 760 ns, 1 KiB
+// 1389 -> 1267, 2-4 KiB 4%, 1300 B and 16 KiB level; through EVP the TLS
+// 1.3 seal of 512 B-16 KiB 0.96-1.06x -> 1.12-1.35x the default. Elsewhere
+// not measured: llvm-mca has the ninth block cost 23-35% of a batch on Zen
+// 2/3 and Intel cores, and the same core in Sapphire Rapids and Alder Lake
+// keeps lane 0 until it is measured.
 inline constexpr uint32_t kKeyBesideBatchFamily = 0x1a;  // and Zen 4 (family 0x19, set.cpp)
+inline constexpr uint32_t kKeyBesideBatchIntelModel = 0xcf;  // family 6
 
 // A block with nothing beside it (raw ChaCha20's single block, block 0 of a
 // record with no text, block 0 and the text of a short open) runs in
 // general-purpose registers on Zen 5 only, where every ymm operation takes
 // two cycles: one block's ten double rounds ~300 cycles there against ~490
 // for a row pair. Where they take one (Zen 4, measured: a row pair 332
-// cycles against 426 in general registers, stitch_core_bounds; Zen 2/3 and
-// Intel, unmeasured) a row pair is the quicker, as OpenSSL's default
-// provider runs one block in a vector register there.
+// cycles against 426 in general registers, stitch_core_bounds; Emerald
+// Rapids, measured: 329 against 325, and raw ChaCha20's 64 B kernel call
+// 142 ns against 153 at best of ten processes; Zen 2/3, unmeasured) a row
+// pair is the quicker or level, as OpenSSL's default provider runs one
+// block in a vector register there.
 inline constexpr uint32_t kLoneBlockInGprFamily = 0x1a;
 
 // Opens of at most this many bytes with the MAC not keyed yet take the short

@@ -109,21 +109,36 @@ TEST(DispatchRule, Avx512LoneBlockInGprOnZen5Only) {
 }
 
 // The AVX2 seal's block 0 beside its first batch in general registers on
-// Zen 4 and Zen 5, where it was measured faster; in lane 0 elsewhere.
-TEST(DispatchRule, Avx2KeyBesideBatchOnZen4AndZen5Only) {
+// Zen 4, Zen 5 and Emerald Rapids, where it was measured faster; in lane 0
+// elsewhere, the same core's unmeasured parts included.
+TEST(DispatchRule, Avx2KeyBesideBatchOnZen4Zen5AndEmeraldRapidsOnly) {
     EXPECT_TRUE(kern::avx2::key_beside_batch(features(kRows[19])));    // Zen 5
     EXPECT_TRUE(kern::avx2::key_beside_batch(features(kRows[17])));    // Zen 4 (Genoa)
     EXPECT_TRUE(kern::avx2::key_beside_batch(features(kRows[18])));    // Zen 4 (Raphael)
     EXPECT_FALSE(kern::avx2::key_beside_batch(features(kRows[15])));   // Zen 2
     EXPECT_FALSE(kern::avx2::key_beside_batch(features(kRows[16])));   // Zen 3
-    EXPECT_FALSE(kern::avx2::key_beside_batch(features(kRows[12])));   // Emerald Rapids
+    EXPECT_TRUE(kern::avx2::key_beside_batch(features(kRows[12])));    // Emerald Rapids
+    EXPECT_FALSE(kern::avx2::key_beside_batch(features(kRows[11])));   // Sapphire Rapids
     EXPECT_FALSE(kern::avx2::key_beside_batch(features(kRows[3])));    // Alder Lake
+    EXPECT_FALSE(kern::avx2::key_beside_batch(features(kRows[4])));    // Raptor Lake
+    EXPECT_FALSE(kern::avx2::key_beside_batch(features(kRows[13])));   // Granite Rapids
     CpuFeatures other = features(kRows[19]);
     other.vendor = CpuVendor::intel;  // family 0x1A from another vendor is not Zen 5
     EXPECT_FALSE(kern::avx2::key_beside_batch(other));
     other = features(kRows[17]);
     other.vendor = CpuVendor::intel;  // nor family 0x19 model 0x11 Zen 4
     EXPECT_FALSE(kern::avx2::key_beside_batch(other));
+    other = features(kRows[12]);
+    other.vendor = CpuVendor::amd;  // model 0xCF of family 6 from AMD is not Emerald Rapids
+    EXPECT_FALSE(kern::avx2::key_beside_batch(other));
+    other = features(kRows[12]);
+    other.family = 0x19;  // nor Intel's model 0xCF in another family
+    EXPECT_FALSE(kern::avx2::key_beside_batch(other));
+    for (uint32_t model : {0xceu, 0xd0u}) {  // Intel's neighbouring models
+        other = features(kRows[12]);
+        other.model = model;
+        EXPECT_FALSE(kern::avx2::key_beside_batch(other)) << std::hex << model;
+    }
     // Family 0x19's Zen 3 models around Zen 4's ranges.
     for (uint32_t model : {0x00u, 0x0fu, 0x21u, 0x44u, 0x50u, 0x5fu, 0x80u, 0x9fu, 0xb0u}) {
         CpuFeatures zen3 = features(kRows[16]);

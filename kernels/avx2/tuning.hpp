@@ -3,8 +3,8 @@
 // not from per-CPU tuning. Three choices differ by CPU, where a measurement
 // showed it at least 3% faster: where block 0 and lone blocks run (Zen 4,
 // Zen 5, Emerald Rapids), and the vector Poly1305's shape for 20-23 blocks
-// (Zen 4), below; the values here were measured where they say (docs/kernels.md,
-// "The AVX2 set").
+// (Zen 4), below; the values here were measured where they say
+// (docs/kernels.md, "The AVX2 set").
 #pragma once
 
 #include <cstddef>
@@ -55,14 +55,15 @@ inline constexpr size_t kOpenFirstMax = 4;
 // registers beside its first eight text blocks (one asm statement,
 // avx2/batch_rounds.hpp's batch_nine), rather than in lane 0 beside seven,
 // on AMD Zen 4 and Zen 5 and Intel Emerald Rapids: a 1 KiB seal then takes
-// two batches instead of three. Measured (kernel, December 2026): Zen 5 1 KiB 592 -> 558 ns; Zen 4
-// (EPYC model 0x11, AVX-512 hidden; its client and Zen 4c models are the
-// same core, not measured) 512 B 386-398 -> 328-331 ns, 1 KiB 553-559 -> 482-487,
-// 1300 B 663-1027 -> 610-632, 4 KiB 1462-2164 -> 1384-1386. Intel Emerald
-// Rapids (Xeon, family 6 model 0xCF, December 2026, AVX-512 hidden; ten
-// alternating processes of each, medians): 512 B 917 -> 760 ns, 1 KiB
-// 1389 -> 1267, 2-4 KiB 4%, 1300 B and 16 KiB level; through EVP the TLS
-// 1.3 seal of 512 B-16 KiB 0.96-1.06x -> 1.12-1.35x the default. Elsewhere
+// two batches instead of three. Measured (kernel, December 2026): Zen 5
+// 1 KiB 592 -> 558 ns; Zen 4 (EPYC model 0x11, AVX-512 hidden; its client
+// and Zen 4c models are the same core, not measured) 512 B 386-398 ->
+// 328-331 ns, 1 KiB 553-559 -> 482-487, 1300 B 663-1027 -> 610-632, 4 KiB
+// 1462-2164 -> 1384-1386. Intel Emerald Rapids (Xeon, family 6 model 0xCF,
+// December 2026, AVX-512 hidden; ten alternating processes of each,
+// medians): 512 B 917 -> 760 ns, 1 KiB 1389 -> 1267, 2-4 KiB 4%, 1300 B and
+// 16 KiB level; through EVP (six of each) the TLS 1.3 seal of 512 B-16 KiB
+// 0.96-1.06x -> 1.12-1.35x the default. Elsewhere
 // not measured: llvm-mca has the ninth block cost 23-35% of a batch on Zen
 // 2/3 and Intel cores, and the same core in Sapphire Rapids and Alder Lake
 // keeps lane 0 until it is measured.

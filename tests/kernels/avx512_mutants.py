@@ -69,6 +69,21 @@ mutants = [
      "shl64<20>(h.l1)), mask44)", "shl64<21>(h.l1)), mask44)"),
     ("IFMA Poly1305: the last step's powers in the wrong lane order", IFMA,
      "permute<0x27>(f.v)", "permute<0x2d>(f.v)"),
+    # The rounds' lines, each chain's three ops in turn (chacha20.hpp's line).
+    ("rounds: the second line with b and d swapped", HPP,
+     "line<12>(c, d, b); after(1);", "line<12>(c, b, d); after(1);"),
+    ("rounds: a line of the fourth chain skipped", HPP,
+     "for (int i = 0; i < 4; ++i) line<R>(a.v[i], b.v[i], d.v[i]);",
+     "for (int i = 0; i < 3; ++i) line<R>(a.v[i], b.v[i], d.v[i]);"),
+    ("rounds: the rotation by 8 made by 7", HPP,
+     "a += b; d ^= a; d = simd::rotl<R>(d);", "a += b; d ^= a; d = simd::rotl<(R == 8 ? 7 : R)>(d);"),
+    # The multiplies by 5·2^k kept as shifts (times5_shl).
+    ("IFMA Poly1305: times5_shl's high shift one short", IFMA,
+     "V high = shl64<K + 2>(x);", "V high = shl64<K + 1>(x);"),
+    ("IFMA Poly1305: limb 2's high part folded at 2^139", IFMA,
+     "d0 = add64(d0, times5_shl<10>(e2));", "d0 = add64(d0, times5_shl<9>(e2));"),
+    ("IFMA Poly1305: the carry from 2^130 times 4, not 5", IFMA,
+     "d0 = add64(d0, times5_shl<0>(c));", "d0 = add64(d0, shl64<2>(c));"),
     # A raw update's last run with its partial block (chacha20_xor_last).
     ("last run of 9-16 blocks: the kept block is the one before", CPP,
      "if (kept) x86::keep_block(kept, _mm512_castsi512_si256(ks[n - 1].raw()),\n                                  _mm512_extracti64x4_epi64(ks[n - 1].raw(), 1));",

@@ -19,7 +19,8 @@ alignas(32) static constexpr uint8_t kRot8[32] = {3, 0, 1, 2, 7, 4, 5, 6, 11, 8,
 
 }  // namespace stitch::kern::avx2
 
-// The shift temporaries of the 12- and 7-bit rotations in both loops.
+// The shift temporaries of the 12- and 7-bit rotations (the batch's loop
+// uses the first alone).
 #define STITCH_T0 "%%ymm14"
 #define STITCH_T1 "%%ymm15"
 
@@ -47,16 +48,19 @@ alignas(32) static constexpr uint8_t kRot8[32] = {3, 0, 1, 2, 7, 4, 5, 6, 11, 8,
     STITCH_ADD(c, d) STITCH_XOR(b, c) STITCH_ROTL(b, 7, 25)
 
 // Two quarter rounds side by side (…0 and …1), one line per line of RFC
-// 8439 §2.1, so the two independent chains interleave.
-#define STITCH_QR_PAIR(a0, b0, c0, d0, a1, b1, c1, d1)                                                     \
+// 8439 §2.1, so the two independent chains interleave; ROTL2 rotates both
+// b words (STITCH_ROTL2 with two temporaries, or the batch's with one).
+#define STITCH_QR_PAIR_ROTATING(ROTL2, a0, b0, c0, d0, a1, b1, c1, d1)                                    \
     STITCH_ADD(a0, b0) STITCH_ADD(a1, b1) STITCH_XOR(d0, a0) STITCH_XOR(d1, a1)                            \
     STITCH_SHUF(d0, "rot16") STITCH_SHUF(d1, "rot16")                                                      \
     STITCH_ADD(c0, d0) STITCH_ADD(c1, d1) STITCH_XOR(b0, c0) STITCH_XOR(b1, c1)                            \
-    STITCH_ROTL2(b0, b1, 12, 20)                                                                           \
+    ROTL2(b0, b1, 12, 20)                                                                                  \
     STITCH_ADD(a0, b0) STITCH_ADD(a1, b1) STITCH_XOR(d0, a0) STITCH_XOR(d1, a1)                            \
     STITCH_SHUF(d0, "rot8") STITCH_SHUF(d1, "rot8")                                                        \
     STITCH_ADD(c0, d0) STITCH_ADD(c1, d1) STITCH_XOR(b0, c0) STITCH_XOR(b1, c1)                            \
-    STITCH_ROTL2(b0, b1, 7, 25)
+    ROTL2(b0, b1, 7, 25)
+#define STITCH_QR_PAIR(a0, b0, c0, d0, a1, b1, c1, d1) \
+    STITCH_QR_PAIR_ROTATING(STITCH_ROTL2, a0, b0, c0, d0, a1, b1, c1, d1)
 
 // Operands and clobbers every round loop's asm statement takes.
 #define STITCH_VECTOR_CLOBBERS                                                                           \

@@ -3,11 +3,12 @@
 // this source rather than by a register allocator:
 //
 //   ymm0..3    row a (words 0..3)        ymm4..7   row b (words 4..7)
-//   ymm8..11   row d (words 12..15)
-//   ymm12, 13  the pair of c words the current two quarter rounds use
-//   ymm14, 15  the shift temporaries of the 12- and 7-bit rotations
-//   memory     the other two c words, in the frame, swapped with the pair at
-//              two fixed points of each double round: 4 stores, 4 loads
+//   ymm13, 11, 15  words 9, 10, 11        ymm8..10  words 12, 13, 14
+//   ymm12      word 8 or word 15, whichever the next two quarter rounds use
+//   ymm14      the shift temporary of the 12- and 7-bit rotations
+//   memory     the other of words 8 and 15, in the frame, swapped with
+//              ymm12 at two fixed points of each double round: 2 stores,
+//              2 loads
 //   memory     the rot16 and rot8 byte-shuffle masks, as VPSHUFB operands
 //
 // Sixteen words and a temporary do not fit in sixteen registers, so
@@ -15,9 +16,14 @@
 // stack accesses per batch and double round and clang 14 ~44, and the two
 // builds ran 20% apart (Zen 2). Here the whole loop of ten double rounds is
 // one asm statement, so both compilers emit the same instructions, and the
-// rounds' only stack traffic is the c swap plus loading and storing the
-// words once a batch. (OpenSSL's ChaCha20_8x keeps the same words in
-// registers.)
+// rounds' only stack traffic is the swap of words 8 and 15 plus loading
+// and storing the words once a batch. Words 8 and 15 share a register
+// because no pair of quarter rounds between the two swap points uses both
+// (libgcrypt's AVX2 code places them so too). OpenSSL's ChaCha20_8x keeps
+// two c words in memory and two shift temporaries, 8 accesses a double
+// round: the same rotations with one temporary, renamed by the core, ran
+// 0.5-1% quicker on Emerald Rapids and llvm-mca-16 models Zen 2's loop
+// 14% quicker (docs/kernels.md).
 //
 // The stitched AEAD puts Poly1305 blocks (MULX, general-purpose registers)
 // in four fixed slots of the double round, one after each pair of quarter
@@ -44,7 +50,11 @@ namespace stitch::kern::avx2 {
 // of batches only changes the counter words between them.
 struct alignas(32) BatchFrame {
     simd::U32x8 x[16];    // at 32·i: the batch's input words
-    simd::U32x8 c[4];     // at 512: row c (words 8..11) during the rounds; two stale at any time
+    // At 512: word 8 during the rounds while ymm12 holds word 15, at 544
+    // word 15 while ymm12 holds word 8 (the other stale), and word 14 at
+    // 512 while the output runs. 576..639 unused: the offsets below are
+    // fixed in the asm text.
+    simd::U32x8 held[4];
     uint64_t r0, r1, s1;  // at 640, 648, 656: mulx::PolyAcc's key, for the MAC slots
     uint64_t mac_blocks;  // at 664: Poly1305 blocks the rounds absorb
     const uint8_t* in;    // at 672: the 512 bytes of input (Out::xor_input)
@@ -57,12 +67,12 @@ struct alignas(32) BatchFrame {
     uint32_t lone_words[16];  // at 704
 
     // What a batch without a MAC leaves that is secret: the key's words
-    // (x[4..11]) and the rounds' row c; sigma, the counter and the nonce
-    // are public. Twelve stores, not the frame's 24: raw ChaCha20 pays
+    // (x[4..11]) and the words the rounds held in memory; sigma, the
+    // counter and the nonce are public. Twelve stores, not the frame's 24: raw ChaCha20 pays
     // them once a call.
     STITCH_INLINE_AVX2_BMI2 void wipe_words() {
         simd::U32x8::wipe<8>(x + 4);
-        simd::U32x8::wipe<4>(c);
+        simd::U32x8::wipe<4>(held);
     }
     // Those, the MAC's key and the ninth block too.
     STITCH_INLINE_AVX2_BMI2 void wipe() {
@@ -71,7 +81,7 @@ struct alignas(32) BatchFrame {
     }
 };
 static_assert(sizeof(BatchFrame) == 24 * 32);
-static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 &&
+static_assert(offsetof(BatchFrame, held) == 512 && offsetof(BatchFrame, r0) == 640 &&
               offsetof(BatchFrame, s1) == 656 && offsetof(BatchFrame, mac_blocks) == 664 &&
               offsetof(BatchFrame, in) == 672 && offsetof(BatchFrame, out) == 680 &&
               offsetof(BatchFrame, rounds_left) == 688 && offsetof(BatchFrame, lone_words) == 704);
@@ -85,48 +95,54 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
 #define STITCH_B1 "%%ymm5"
 #define STITCH_B2 "%%ymm6"
 #define STITCH_B3 "%%ymm7"
-#define STITCH_D0 "%%ymm8"
-#define STITCH_D1 "%%ymm9"
-#define STITCH_D2 "%%ymm10"
-#define STITCH_D3 "%%ymm11"
-#define STITCH_CP "%%ymm12"
-#define STITCH_CQ "%%ymm13"
+#define STITCH_C9 "%%ymm13"
+#define STITCH_C10 "%%ymm11"
+#define STITCH_C11 "%%ymm15"
+#define STITCH_D12 "%%ymm8"
+#define STITCH_D13 "%%ymm9"
+#define STITCH_D14 "%%ymm10"
+#define STITCH_HELD "%%ymm12"  // word 8, or word 15
 
-// The c pair goes home (words p, q at frame offsets) and two others come in.
-#define STITCH_SWAP_C(out_p, out_q, in_p, in_q)      \
-    "vmovdqa " STITCH_CP ", " #out_p "(%[f])\n\t"    \
-    "vmovdqa " STITCH_CQ ", " #out_q "(%[f])\n\t"    \
-    "vmovdqa " #in_p "(%[f]), " STITCH_CP "\n\t"     \
-    "vmovdqa " #in_q "(%[f]), " STITCH_CQ "\n\t"
+// The word in ymm12 goes home (to frame offset `out`) and the other comes
+// in (from `in`).
+#define STITCH_SWAP_HELD(out, in)                     \
+    "vmovdqa " STITCH_HELD ", " #out "(%[f])\n\t"     \
+    "vmovdqa " #in "(%[f]), " STITCH_HELD "\n\t"
 
-// A double round: columns (0, 4, 8, 12) (1, 5, 9, 13) with c8, c9 in the
-// pair; c8, c9 home and c10, c11 in; (2, 6, 10, 14) (3, 7, 11, 15);
-// diagonals (0, 5, 10, 15) (1, 6, 11, 12) with c10, c11 still in the pair;
-// c10, c11 home and c8, c9 back in; (2, 7, 8, 13) (3, 4, 9, 14).
+// Two quarter rounds side by side with one shift temporary: each rotation
+// by 12 or 7 done before the other's starts (the core renames ymm14).
+#define STITCH_ROTL_EACH(x0, x1, n, rn) STITCH_ROTL(x0, n, rn) STITCH_ROTL(x1, n, rn)
+#define STITCH_BATCH_QR_PAIR(a0, b0, c0, d0, a1, b1, c1, d1) \
+    STITCH_QR_PAIR_ROTATING(STITCH_ROTL_EACH, a0, b0, c0, d0, a1, b1, c1, d1)
+
+// A double round: columns (0, 4, 8, 12) (1, 5, 9, 13) with word 8 in
+// ymm12; word 8 home and word 15 in; (2, 6, 10, 14) (3, 7, 11, 15);
+// diagonals (0, 5, 10, 15) (1, 6, 11, 12), word 15 still in; word 15 home
+// and word 8 in; (2, 7, 8, 13) (3, 4, 9, 14).
 // SLOT(j) after each pair: where the stitched AEAD's MAC blocks go.
-#define STITCH_DOUBLE_ROUND(SLOT)                                                                \
-    STITCH_QR_PAIR(STITCH_A0, STITCH_B0, STITCH_CP, STITCH_D0, STITCH_A1, STITCH_B1, STITCH_CQ, STITCH_D1) \
-    SLOT(0)                                                                                      \
-    STITCH_SWAP_C(512, 544, 576, 608)                                                            \
-    STITCH_QR_PAIR(STITCH_A2, STITCH_B2, STITCH_CP, STITCH_D2, STITCH_A3, STITCH_B3, STITCH_CQ, STITCH_D3) \
-    SLOT(1)                                                                                      \
-    STITCH_QR_PAIR(STITCH_A0, STITCH_B1, STITCH_CP, STITCH_D3, STITCH_A1, STITCH_B2, STITCH_CQ, STITCH_D0) \
-    SLOT(2)                                                                                      \
-    STITCH_SWAP_C(576, 608, 512, 544)                                                            \
-    STITCH_QR_PAIR(STITCH_A2, STITCH_B3, STITCH_CP, STITCH_D1, STITCH_A3, STITCH_B0, STITCH_CQ, STITCH_D2) \
+#define STITCH_DOUBLE_ROUND(SLOT)                                                                           \
+    STITCH_BATCH_QR_PAIR(STITCH_A0, STITCH_B0, STITCH_HELD, STITCH_D12, STITCH_A1, STITCH_B1, STITCH_C9, STITCH_D13)  \
+    SLOT(0)                                                                                                 \
+    STITCH_SWAP_HELD(512, 544)                                                                              \
+    STITCH_BATCH_QR_PAIR(STITCH_A2, STITCH_B2, STITCH_C10, STITCH_D14, STITCH_A3, STITCH_B3, STITCH_C11, STITCH_HELD) \
+    SLOT(1)                                                                                                 \
+    STITCH_BATCH_QR_PAIR(STITCH_A0, STITCH_B1, STITCH_C10, STITCH_HELD, STITCH_A1, STITCH_B2, STITCH_C11, STITCH_D12) \
+    SLOT(2)                                                                                                 \
+    STITCH_SWAP_HELD(544, 512)                                                                              \
+    STITCH_BATCH_QR_PAIR(STITCH_A2, STITCH_B3, STITCH_HELD, STITCH_D13, STITCH_A3, STITCH_B0, STITCH_C9, STITCH_D14)  \
     SLOT(3)
 
-// The input words into their registers, c10 and c11 into their slots.
+// The input words into their registers, word 15 into its frame slot.
 #define STITCH_LOAD_WORDS                                                                               \
     "vmovdqa 0(%[f]), " STITCH_A0 "\n\t" "vmovdqa 32(%[f]), " STITCH_A1 "\n\t"                          \
     "vmovdqa 64(%[f]), " STITCH_A2 "\n\t" "vmovdqa 96(%[f]), " STITCH_A3 "\n\t"                         \
     "vmovdqa 128(%[f]), " STITCH_B0 "\n\t" "vmovdqa 160(%[f]), " STITCH_B1 "\n\t"                       \
     "vmovdqa 192(%[f]), " STITCH_B2 "\n\t" "vmovdqa 224(%[f]), " STITCH_B3 "\n\t"                       \
-    "vmovdqa 320(%[f]), " STITCH_T0 "\n\t" "vmovdqa 352(%[f]), " STITCH_T1 "\n\t"                       \
-    "vmovdqa " STITCH_T0 ", 576(%[f])\n\t" "vmovdqa " STITCH_T1 ", 608(%[f])\n\t"                       \
-    "vmovdqa 256(%[f]), " STITCH_CP "\n\t" "vmovdqa 288(%[f]), " STITCH_CQ "\n\t"                       \
-    "vmovdqa 384(%[f]), " STITCH_D0 "\n\t" "vmovdqa 416(%[f]), " STITCH_D1 "\n\t"                       \
-    "vmovdqa 448(%[f]), " STITCH_D2 "\n\t" "vmovdqa 480(%[f]), " STITCH_D3 "\n\t"
+    "vmovdqa 480(%[f]), " STITCH_T0 "\n\t" "vmovdqa " STITCH_T0 ", 544(%[f])\n\t"                       \
+    "vmovdqa 256(%[f]), " STITCH_HELD "\n\t" "vmovdqa 288(%[f]), " STITCH_C9 "\n\t"                     \
+    "vmovdqa 320(%[f]), " STITCH_C10 "\n\t" "vmovdqa 352(%[f]), " STITCH_C11 "\n\t"                     \
+    "vmovdqa 384(%[f]), " STITCH_D12 "\n\t" "vmovdqa 416(%[f]), " STITCH_D13 "\n\t"                     \
+    "vmovdqa 448(%[f]), " STITCH_D14 "\n\t"
 
 // Eight words of the batch in registers R0..R7 (lane j = block j), with
 // their input words at frame offset `in` added, become 32 bytes of each
@@ -177,17 +193,20 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
     "vperm2i128 $" #sel ", " v ", " u ", " Y "\n\t"                            \
     "vmovdqa " Y ", " #block "*32+" #half "(%[g1])\n\t"
 
-// After the rounds: words 0..7 (rows a, b) make bytes 0..31 of every block
-// beside rows c and d, which stay in their registers; then c10 and c11
-// come in and rows c and d make bytes 32..63.
+// After the rounds (word 8 in ymm12, word 15 in the frame): word 14 goes
+// to the frame too, so that words 0..7 (rows a, b) make bytes 0..31 of
+// every block with ymm14 and ymm10 to spare, beside the other c and d
+// words in their registers; then words 14 and 15 come in where row a was
+// and words 8..15 make bytes 32..63.
 #define STITCH_OUT(EMIT, second_half)                                                                   \
     "movq 672(%[f]), %[g0]\n\t"                                                                        \
     "movq 680(%[f]), %[g1]\n\t"                                                                        \
+    "vmovdqa " STITCH_D14 ", 512(%[f])\n\t"                                                            \
     STITCH_HALF_OUT(EMIT, STITCH_A0, STITCH_A1, STITCH_A2, STITCH_A3, STITCH_B0, STITCH_B1, STITCH_B2,   \
-                    STITCH_B3, STITCH_T0, STITCH_T1, 0, 0)                                              \
-    "vmovdqa 576(%[f]), " STITCH_A0 "\n\t" "vmovdqa 608(%[f]), " STITCH_A1 "\n\t"                       \
-    STITCH_HALF_OUT(EMIT, STITCH_CP, STITCH_CQ, STITCH_A0, STITCH_A1, STITCH_D0, STITCH_D1, STITCH_D2,   \
-                    STITCH_D3, STITCH_T0, STITCH_T1, 256, second_half)
+                    STITCH_B3, STITCH_T0, STITCH_D14, 0, 0)                                             \
+    "vmovdqa 512(%[f]), " STITCH_A0 "\n\t" "vmovdqa 544(%[f]), " STITCH_A1 "\n\t"                       \
+    STITCH_HALF_OUT(EMIT, STITCH_HELD, STITCH_C9, STITCH_C10, STITCH_C11, STITCH_D12, STITCH_D13,        \
+                    STITCH_A0, STITCH_A1, STITCH_T0, STITCH_D14, 256, second_half)
 #define STITCH_XOR_OUT STITCH_OUT(STITCH_EMIT_XOR, 32)
 #define STITCH_XOR_SEVEN_OUT STITCH_OUT(STITCH_EMIT_XOR_SEVEN, 32)
 #define STITCH_KEYSTREAM_OUT STITCH_OUT(STITCH_EMIT_KEYSTREAM, 256)
@@ -197,38 +216,41 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
 // credit gains mac_blocks each double round and a block costs ten, so
 // double round i ends with floor((i + 1)·n / 10) blocks done, n in all, at
 // most four a double round for n <= 40.
+// h1 lives in RDX, MULX's implicit source, and the product's middle limb is
+// summed there; 5·(h2 >> 2) takes SHRX by a register holding 2. Each saves
+// a copy a block, 64 instructions a batch: the front end issues the MAC's
+// beside the rounds', and on Emerald Rapids their sum is what bounds the
+// stitched batch while the core's other thread is busy (docs/kernels.md).
 #define STITCH_MAC_SLOT(j)                                  \
     "cmpq $10, %[credit]\n\t"                               \
     "jb 9" #j "f\n\t"                                       \
     "subq $10, %[credit]\n\t"                               \
     "addq 0(%[p]), %[h0]\n\t"                               \
-    "adcq 8(%[p]), %[h1]\n\t"                               \
+    "adcq 8(%[p]), %%rdx\n\t"                               \
     "adcq $1, %[h2]\n\t"                                    \
-    "movq %[h1], %%rdx\n\t"                                 \
     "mulxq 656(%[f]), %[g0], %[g1]\n\t"  /* h1·s1 */        \
-    "mulxq 640(%[f]), %[h1], %[e1]\n\t"  /* h1·r0 */        \
+    "mulxq 640(%[f]), %[t1], %[e1]\n\t"  /* h1·r0 */        \
     "movq %[h0], %%rdx\n\t"                                 \
     "mulxq 640(%[f]), %[h0], %[e0]\n\t"  /* h0·r0 */        \
     "addq %[g0], %[h0]\n\t"                                 \
     "adcq %[g1], %[e0]\n\t"                                 \
-    "mulxq 648(%[f]), %[g0], %[g1]\n\t"  /* h0·r1 */        \
-    "addq %[g0], %[h1]\n\t"                                 \
+    "mulxq 648(%[f]), %%rdx, %[g1]\n\t"  /* h0·r1 */        \
+    "addq %[t1], %%rdx\n\t"                                 \
     "adcq %[g1], %[e1]\n\t"                                 \
     "movq %[h2], %[g0]\n\t"                                 \
     "imulq 656(%[f]), %[g0]\n\t"         /* h2·s1 */        \
-    "addq %[g0], %[h1]\n\t"                                 \
+    "addq %[g0], %%rdx\n\t"                                 \
     "adcq $0, %[e1]\n\t"                                    \
     "imulq 640(%[f]), %[h2]\n\t"         /* h2·r0 */        \
-    "addq %[e0], %[h1]\n\t"                                 \
+    "addq %[e0], %%rdx\n\t"                                 \
     "adcq %[e1], %[h2]\n\t"                                 \
     "movq %[h2], %[g0]\n\t"              /* 2^130 = 5 */    \
     "andq $-4, %[g0]\n\t"                                   \
-    "movq %[h2], %[g1]\n\t"                                 \
-    "shrq $2, %[g1]\n\t"                                    \
+    "shrxq %[two], %[h2], %[g1]\n\t"                        \
     "andq $3, %[h2]\n\t"                                    \
     "addq %[g1], %[g0]\n\t"                                 \
     "addq %[g0], %[h0]\n\t"                                 \
-    "adcq $0, %[h1]\n\t"                                    \
+    "adcq $0, %%rdx\n\t"                                    \
     "adcq $0, %[h2]\n\t"                                    \
     "addq $16, %[p]\n"                                      \
     "9" #j ":\n\t"
@@ -240,7 +262,7 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
 // units idle. Its words are 32-bit registers the compiler picks: rows a and
 // b always, and a pair of c words and a pair of d words, the other four in
 // frame.lone_words (at 704 + 4·i), swapped at fixed points as the vector
-// rounds swap their c pair. At the top of each double round the pairs hold
+// rounds swap words 8 and 15. At the top of each double round the pairs hold
 // c8, c9 (CP, CQ) and d13, d12 (DP, DQ). DP and DQ are the operands the
 // output code takes as its pointers (g0, g1) once the key is out. Thirteen
 // general registers in all with the frame's: the loop count lives in the
@@ -275,7 +297,8 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
 #define STITCH_XLOAD(r, i) "movl 32*" #i "(%[f]), " r "\n\t"  // input word i: lane 0 of frame.x[i]
 
 // The c and d pairs go home (the words named first) and four others come
-// in, as STITCH_SWAP_C does for the vector rounds' c pair; or one d word.
+// in, as STITCH_SWAP_HELD does for the vector rounds' words 8 and 15; or
+// one d word.
 #define STITCH_LONE_SWAP(cp_out, cq_out, dp_out, dq_out, cp_in, cq_in, dp_in, dq_in)            \
     STITCH_SSTORE(STITCH_SCP, cp_out) STITCH_SSTORE(STITCH_SCQ, cq_out)                          \
     STITCH_SSTORE(STITCH_SDP, dp_out) STITCH_SSTORE(STITCH_SDQ, dq_out)                          \
@@ -327,7 +350,9 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
 // The asm statement of a whole batch: the words in, the loop of ten double
 // rounds (with the MAC slots, or none), the words out through OUT. The
 // memory clobber: it reads the MAC's blocks and frame.in, and writes
-// frame.out, through pointers. Every loop head sits on a 32-byte boundary
+// frame.out, through pointers; it covers the frame too, whose address is an
+// operand (the MAC's statement takes no "+m"(frame): at -O0 g++ 12 would
+// need a fourteenth general register for it). Every loop head sits on a 32-byte boundary
 // (.p2align 5: a few NOPs, run once a batch), so where it falls does not
 // move with the code around it; an unrelated change that shifted the seal's
 // loops cost a 1 KiB seal 2% on Zen 4.
@@ -367,10 +392,10 @@ static_assert(offsetof(BatchFrame, c) == 512 && offsetof(BatchFrame, r0) == 640 
                      "jnz 1b\n\t"                                                                  \
                      OUT                                                                            \
                      : [rounds] "=&r"(rounds), [credit] "+&r"(credit), [h0] "+&r"(acc.h0),           \
-                       [h1] "+&r"(acc.h1), [h2] "+&r"(acc.h2), [p] "+&r"(p), [g0] "=&r"(g0),        \
-                       [g1] "=&r"(g1), [e0] "=&r"(e0), [e1] "=&r"(e1), "+m"(frame)                 \
-                     : [f] "r"(&frame), STITCH_MASKS                                                \
-                     : "rdx", "cc", "memory", STITCH_VECTOR_CLOBBERS)
+                       "+d"(acc.h1), [h2] "+&r"(acc.h2), [p] "+&r"(p), [g0] "=&r"(g0),             \
+                       [g1] "=&r"(g1), [e0] "=&r"(e0), [e1] "=&r"(e1), [t1] "=&r"(t1)              \
+                     : [f] "r"(&frame), [two] "r"(two), STITCH_MASKS                                \
+                     : "cc", "memory", STITCH_VECTOR_CLOBBERS)
 
 // What a batch makes of its words: frame.out[0..512) = frame.in ^ the
 // keystream (in == out allowed), or the same for the first seven blocks
@@ -401,7 +426,8 @@ template <Out O>
 STITCH_INLINE_AVX2_BMI2 void batch(BatchFrame& frame, mulx::PolyAcc& acc, const uint8_t*& p) {
     static_assert(O != Out::xor_seven);
     uint32_t rounds;
-    uint64_t credit = 0, g0, g1, e0, e1;
+    uint64_t credit = 0, g0, g1, e0, e1, t1;
+    const uint64_t two = 2;
     frame.r0 = acc.r0, frame.r1 = acc.r1, frame.s1 = acc.s1;
     if constexpr (O == Out::xor_input)
         STITCH_BATCH_MAC(STITCH_XOR_OUT);
@@ -473,13 +499,16 @@ STITCH_INLINE_AVX2_BMI2 void batch_nine(BatchFrame& frame) {
 #undef STITCH_ADD_INPUT
 #undef STITCH_LOAD_WORDS
 #undef STITCH_DOUBLE_ROUND
-#undef STITCH_SWAP_C
-#undef STITCH_CQ
-#undef STITCH_CP
-#undef STITCH_D3
-#undef STITCH_D2
-#undef STITCH_D1
-#undef STITCH_D0
+#undef STITCH_BATCH_QR_PAIR
+#undef STITCH_ROTL_EACH
+#undef STITCH_SWAP_HELD
+#undef STITCH_HELD
+#undef STITCH_D14
+#undef STITCH_D13
+#undef STITCH_D12
+#undef STITCH_C11
+#undef STITCH_C10
+#undef STITCH_C9
 #undef STITCH_B3
 #undef STITCH_B2
 #undef STITCH_B1

@@ -1,8 +1,8 @@
 // After the AVX2 kernels return, the stack they used holds no key material
 // (docs/kernels.md, "What the kernels leave on the stack"): not the key's
 // words as the batch frame broadcasts them (a word eight times) nor as the
-// row pairs load them (four words twice), not row c of the batch's last
-// rounds, not keystream, and after an AEAD call (one aead_text call, or a
+// row pairs load them (four words twice), not the words the batch's frame
+// held after its last rounds, not keystream, and after an AEAD call (one aead_text call, or a
 // whole record's open) not block 0 (the Poly1305 key r ‖ s).
 //
 // How: stack_window.hpp. What the search cannot see: the vector
@@ -28,15 +28,18 @@
 namespace stitch::test {
 namespace {
 
-// Row c's words 10 and 11 after a batch's last rounds, lanes 0..6 (a batch
-// of seven writes no eighth block to derive lane 7 from): keystream word
-// minus input word (key words 6 and 7), from the batch's first block on.
-void add_row_c_patterns(std::vector<Pattern>& p, const Bytes& ks, size_t first_block, const uint32_t key[8]) {
-    for (int w : {10, 11}) {
+// Words 14 and 15 after a batch's last rounds, which the frame holds while
+// the batch's output is made (avx2/batch_rounds.hpp), lanes 0..6 (a batch of
+// seven writes no eighth block to derive lane 7 from): keystream word minus
+// input word (the counter's words 2 and 3, which the caller sets), from the
+// batch's first block on.
+void add_held_word_patterns(std::vector<Pattern>& p, const Bytes& ks, size_t first_block, const ChaChaState& st) {
+    for (int w : {14, 15}) {
         std::vector<uint32_t> lanes;
         for (size_t b = 0; b < 7; ++b)
-            lanes.push_back(kern::load_le32(ks.data() + 64 * (first_block + b) + 4 * w) - key[w - 4]);
-        p.push_back({"row c word " + std::to_string(w) + " of the batch at block " + std::to_string(first_block),
+            lanes.push_back(kern::load_le32(ks.data() + 64 * (first_block + b) + 4 * w) - st.ctr[w - 12]);
+        p.push_back({"word " + std::to_string(w) + " of the batch at block " + std::to_string(first_block) +
+                         " after its rounds",
                      words_le(lanes)});
     }
 }
@@ -66,16 +69,16 @@ TEST(Avx2StackHost, HasTheAvx2Set) {
 }
 
 // Every shape raw ChaCha20 takes: row pairs (1..6 blocks), a batch of seven,
-// whole batches, a batch and a remainder. The frame's row c is the last
-// batch's: a batch of seven at the end, else the last whole batch (the rows
-// of a shorter tail are registers only).
+// whole batches, a batch and a remainder. The words the frame held are the
+// last batch's: a batch of seven at the end, else the last whole batch (the
+// rows of a shorter tail are registers only).
 TEST_P(Avx2Stack, ChaCha20LeavesNoKeyNorKeystream) {
     expect_chacha20_leaves_nothing(avx2(), rng_, {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 15, 16, 17, 24},
-                                   [](std::vector<Pattern>& patterns, const Bytes& ks, size_t n, const uint32_t key[8]) {
+                                   [](std::vector<Pattern>& patterns, const Bytes& ks, size_t n, const ChaChaState& st) {
                                        if (n % 8 == 7)
-                                           add_row_c_patterns(patterns, ks, 8 * (n / 8), key);
+                                           add_held_word_patterns(patterns, ks, 8 * (n / 8), st);
                                        else if (n >= 8)
-                                           add_row_c_patterns(patterns, ks, 8 * (n / 8 - 1), key);
+                                           add_held_word_patterns(patterns, ks, 8 * (n / 8 - 1), st);
                                    });
 }
 

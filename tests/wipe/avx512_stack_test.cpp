@@ -82,8 +82,8 @@ void add_round_state_patterns(std::vector<Pattern>& p, const Bytes& ks, size_t f
 TEST_P(Avx512Stack, ChaCha20LeavesNoKeyNorKeystream) {
     expect_chacha20_leaves_nothing(
         set(), rng_, {1, 2, 3, 4, 5, 7, 8, 9, 10, 12, 15, 16, 17, 24, 31, 32, 33, 41, 48},
-        [](std::vector<Pattern>& patterns, const Bytes& ks, size_t n, const uint32_t key[8]) {
-            for (size_t first = 0; first + 8 <= n; first += 16) add_round_state_patterns(patterns, ks, first, key);
+        [](std::vector<Pattern>& patterns, const Bytes& ks, size_t n, const ChaChaState& st) {
+            for (size_t first = 0; first + 8 <= n; first += 16) add_round_state_patterns(patterns, ks, first, st.key);
         });
 }
 

@@ -146,8 +146,8 @@ constexpr bool kOptimised = false;
 #endif
 
 // Patterns a set adds for raw ChaCha20 of n blocks whose output (keystream)
-// is ks: the AVX2 set's row c, for one.
-using ExtraPatterns = std::function<void(std::vector<Pattern>&, const Bytes& ks, size_t n, const uint32_t key[8])>;
+// is ks: the words the AVX2 batch's frame held, for one.
+using ExtraPatterns = std::function<void(std::vector<Pattern>&, const Bytes& ks, size_t n, const ChaChaState& st)>;
 
 // Keystream blocks past a call's last that the patterns count: the lanes a
 // batch cut short computes and does not use (up to 15 of a zmm batch) hold
@@ -180,7 +180,7 @@ inline void expect_chacha20_leaves_nothing(const Impl& impl, Rng& rng, std::init
             add_key_patterns(patterns, st.key);
             add_keystream_patterns(patterns, out, "keystream");
             add_keystream_patterns(patterns, Bytes(want.begin() + n * 64, want.end()), "keystream to come");
-            if (extra) extra(patterns, out, n, st.key);
+            if (extra) extra(patterns, out, n, st);
             EXPECT_EQ("", found_in(window, patterns));
         }
     }

@@ -6,8 +6,8 @@ cycles per batch on several cores (docs/kernels.md, "Anatomy").
     scripts/kernel-anatomy.py [--mca=znver2,znver3,...] [--loops] PATH_TO_stitch.so_OR_.o ...
 
 For each AVX2 entry point it finds the loops (backward branches) and picks:
-  rounds loop  the asm loop of avx2/batch_rounds.hpp (16 VPSHUFBs, the c
-               pair stored to its frame slot); its stack accesses are every
+  rounds loop  the asm loop of avx2/batch_rounds.hpp (16 VPSHUFBs, ymm12
+               stored to its frame slot at 512); its stack accesses are every
                ymm load and store but the rip-relative masks
   batch loop   the innermost loop around a rounds loop that also writes the
                output (the code run once per eight-block batch)
@@ -128,8 +128,9 @@ def is_stack_ymm(t):
 
 
 def is_batch_rounds(insns, s, e):
-    """The asm rounds loop of avx2/batch_rounds.hpp: 16 VPSHUFBs and the c
-    pair's store to its frame slot at offset 512 (0x200)."""
+    """The asm rounds loop of avx2/batch_rounds.hpp: 16 VPSHUFBs and the
+    store of ymm12 (word 8, or 15: it held the c pair's first word before
+    2026-12-05) to its frame slot at offset 512 (0x200)."""
     c = count(insns, s, e)
     swap = any(t.startswith("vmovdqa %ymm12,0x200(") for _, _, t in insns[s:e + 1])
     return c["shuf"] == 16 and swap

@@ -48,7 +48,7 @@ mutants = [
      "#define STITCH_ROTL_EACH(x0, x1, n, rn) STITCH_ROTL(x0, n, rn) STITCH_ROTL(x1, n, rn)",
      "#define STITCH_ROTL_EACH(x0, x1, n, rn) STITCH_ROTL(x0, n, rn) STITCH_ROTL(x0, n, rn)"),
     ("12-bit rotation shifts right by 19 (both quarter rounds of a pair)", TEXT,
-     "STITCH_ROTL2(b0, b1, 12, 20)", "STITCH_ROTL2(b0, b1, 12, 19)"),
+     "    ROTL2(b0, b1, 12, 20)", "    ROTL2(b0, b1, 12, 19)"),
     ("8-bit rotation by the 16-bit mask (the first of a pair)", TEXT,
      'STITCH_SHUF(d0, "rot8") STITCH_SHUF(d1, "rot8")', 'STITCH_SHUF(d0, "rot16") STITCH_SHUF(d1, "rot8")'),
     # The row pairs (one to four blocks).

@@ -68,8 +68,8 @@ struct alignas(32) BatchFrame {
 
     // What a batch without a MAC leaves that is secret: the key's words
     // (x[4..11]) and the words the rounds held in memory; sigma, the
-    // counter and the nonce are public. Twelve stores, not the frame's 24: raw ChaCha20 pays
-    // them once a call.
+    // counter and the nonce are public. Twelve stores, not the frame's 24:
+    // raw ChaCha20 pays them once a call.
     STITCH_INLINE_AVX2_BMI2 void wipe_words() {
         simd::U32x8::wipe<8>(x + 4);
         simd::U32x8::wipe<4>(held);
@@ -350,12 +350,12 @@ static_assert(offsetof(BatchFrame, held) == 512 && offsetof(BatchFrame, r0) == 6
 // The asm statement of a whole batch: the words in, the loop of ten double
 // rounds (with the MAC slots, or none), the words out through OUT. The
 // memory clobber: it reads the MAC's blocks and frame.in, and writes
-// frame.out, through pointers; it covers the frame too, whose address is an
-// operand (the MAC's statement takes no "+m"(frame): at -O0 g++ 12 would
-// need a fourteenth general register for it). Every loop head sits on a 32-byte boundary
-// (.p2align 5: a few NOPs, run once a batch), so where it falls does not
-// move with the code around it; an unrelated change that shifted the seal's
-// loops cost a 1 KiB seal 2% on Zen 4.
+// frame.out, through pointers; it covers the frame too, whose address is
+// an operand (the MAC's statement takes no "+m"(frame): at -O0 g++ 12
+// would need a fourteenth general register for it). Every loop head sits
+// on a 32-byte boundary (.p2align 5: a few NOPs, run once a batch), so
+// where it falls does not move with the code around it; an unrelated
+// change that shifted the seal's loops cost a 1 KiB seal 2% on Zen 4.
 #define STITCH_BATCH(OUT)                                                                           \
     __asm__ volatile(STITCH_LOAD_WORDS                                                              \
                      "movl $10, %[rounds]\n"                                                        \

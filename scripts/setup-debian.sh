@@ -12,7 +12,9 @@ set -eu
 # fuzzing (tests/fuzz): clang with libFuzzer and its sanitizer runtimes
 # the AVX-512 set on CPUs without it (tests/emulated): SIMDe, header-only
 # branch coverage (scripts/test-coverage.sh): gcovr
-PACKAGES="build-essential cmake pkg-config libssl-dev openssl
+# the built module's machine code (tests/scripts/test_machine_code.py): objdump,
+#        from binutils (g++ pulls it in too; named so the test's need is plain)
+PACKAGES="build-essential binutils cmake pkg-config libssl-dev openssl
           libgtest-dev nlohmann-json3-dev python3 python3-pytest valgrind
           openssh-server openssh-client libssh-dev
           clang libclang-rt-14-dev

@@ -9,7 +9,7 @@ of every IFMA Poly1305 step. avx512/poly1305_ifma.hpp's times5_shl keeps
 the shifts; this fails if any VPMULLQ comes back.
 
 Run by ctest with STITCH_SO set to the built module; needs objdump
-(binutils, which g++ and clang depend on)."""
+(binutils, which scripts/setup-debian.sh installs)."""
 import os
 import re
 import subprocess

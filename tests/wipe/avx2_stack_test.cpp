@@ -2,8 +2,9 @@
 // (docs/kernels.md, "What the kernels leave on the stack"): not the key's
 // words as the batch frame broadcasts them (a word eight times) nor as the
 // row pairs load them (four words twice), not the words the batch's frame
-// held after its last rounds, not keystream, and after an AEAD call (one aead_text call, or a
-// whole record's open) not block 0 (the Poly1305 key r ‖ s).
+// held after its last rounds, not keystream, and after an AEAD call (one
+// aead_text call, or a whole record's open) not block 0 (the Poly1305 key
+// r ‖ s).
 //
 // How: stack_window.hpp. What the search cannot see: the vector
 // Poly1305's powers of r (base 2^26 limbs), and what the compiler keeps of

@@ -86,6 +86,10 @@ static_assert(offsetof(BatchFrame, held) == 512 && offsetof(BatchFrame, r0) == 6
               offsetof(BatchFrame, in) == 672 && offsetof(BatchFrame, out) == 680 &&
               offsetof(BatchFrame, rounds_left) == 688 && offsetof(BatchFrame, lone_words) == 704);
 
+// A run of batches moves each lane's counter on eight blocks at a time.
+alignas(32) static constexpr uint32_t kEights[8] = {8, 8, 8, 8, 8, 8, 8, 8};
+alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
+
 // --- the asm text ----------------------------------------------------------
 #define STITCH_A0 "%%ymm0"
 #define STITCH_A1 "%%ymm1"
@@ -201,6 +205,8 @@ static_assert(offsetof(BatchFrame, held) == 512 && offsetof(BatchFrame, r0) == 6
 #define STITCH_OUT(EMIT, second_half)                                                                   \
     "movq 672(%[f]), %[g0]\n\t"                                                                        \
     "movq 680(%[f]), %[g1]\n\t"                                                                        \
+    STITCH_OUT_AT_G(EMIT, second_half)
+#define STITCH_OUT_AT_G(EMIT, second_half)                                                              \
     "vmovdqa " STITCH_D14 ", 512(%[f])\n\t"                                                            \
     STITCH_HALF_OUT(EMIT, STITCH_A0, STITCH_A1, STITCH_A2, STITCH_A3, STITCH_B0, STITCH_B1, STITCH_B2,   \
                     STITCH_B3, STITCH_T0, STITCH_D14, 0, 0)                                             \
@@ -208,6 +214,7 @@ static_assert(offsetof(BatchFrame, held) == 512 && offsetof(BatchFrame, r0) == 6
     STITCH_HALF_OUT(EMIT, STITCH_HELD, STITCH_C9, STITCH_C10, STITCH_C11, STITCH_D12, STITCH_D13,        \
                     STITCH_A0, STITCH_A1, STITCH_T0, STITCH_D14, 256, second_half)
 #define STITCH_XOR_OUT STITCH_OUT(STITCH_EMIT_XOR, 32)
+#define STITCH_XOR_OUT_AT_G STITCH_OUT_AT_G(STITCH_EMIT_XOR, 32)
 #define STITCH_XOR_SEVEN_OUT STITCH_OUT(STITCH_EMIT_XOR_SEVEN, 32)
 #define STITCH_KEYSTREAM_OUT STITCH_OUT(STITCH_EMIT_KEYSTREAM, 256)
 
@@ -367,6 +374,41 @@ static_assert(offsetof(BatchFrame, held) == 512 && offsetof(BatchFrame, r0) == 6
                      : [rounds] "=&r"(rounds), [g0] "=&r"(g0), [g1] "=&r"(g1), "+m"(frame)          \
                      : [f] "r"(&frame), STITCH_MASKS                                                \
                      : "cc", "memory", STITCH_VECTOR_CLOBBERS)
+// A run of batches in one statement, as OpenSSL's ChaCha20_8x runs them: in
+// and out stay in g0 and g1, and each batch's counter words come from the
+// last batch's in the frame. Between batches of separate statements, the
+// C++ that set the counter and the pointers cost raw ChaCha20 1-2% of its
+// time on Emerald Rapids (docs/benchmarks.md). Words 12 and 13 of each
+// lane are one 64-bit counter: word 12 moves on eight, and word 13 takes
+// the carry where word 12 wrapped (it is then below eight: min(w, 7) == w).
+#define STITCH_NEXT_COUNTER                                                                         \
+    "vmovdqa 384(%[f]), %%ymm0\n\t"                                                                 \
+    "vpaddd %[eight], %%ymm0, %%ymm0\n\t"                                                           \
+    "vpminud %[seven], %%ymm0, %%ymm1\n\t"                                                          \
+    "vpcmpeqd %%ymm0, %%ymm1, %%ymm1\n\t"   /* -1 where word 12 wrapped */                         \
+    "vmovdqa 416(%[f]), %%ymm2\n\t"                                                                 \
+    "vpsubd %%ymm1, %%ymm2, %%ymm2\n\t"                                                             \
+    "vmovdqa %%ymm0, 384(%[f])\n\t"                                                                 \
+    "vmovdqa %%ymm2, 416(%[f])\n\t"
+#define STITCH_BATCH_RUN                                                                            \
+    __asm__ volatile("movq 672(%[f]), %[g0]\n\t"                                                    \
+                     "movq 680(%[f]), %[g1]\n"                                                       \
+                     "2:\n\t"                                                                        \
+                     STITCH_LOAD_WORDS                                                              \
+                     "movl $10, %[rounds]\n"                                                        \
+                     ".p2align 5\n1:\n\t"                                                           \
+                     STITCH_DOUBLE_ROUND(STITCH_NO_SLOT)                                            \
+                     "decl %[rounds]\n\t"                                                          \
+                     "jnz 1b\n\t"                                                                  \
+                     STITCH_XOR_OUT_AT_G                                                            \
+                     STITCH_NEXT_COUNTER                                                            \
+                     "addq $512, %[g0]\n\t"                                                         \
+                     "addq $512, %[g1]\n\t"                                                         \
+                     "decq %[n]\n\t"                                                                \
+                     "jnz 2b\n\t"                                                                  \
+                     : [rounds] "=&r"(rounds), [g0] "=&r"(g0), [g1] "=&r"(g1), [n] "+r"(n), "+m"(frame) \
+                     : [f] "r"(&frame), [eight] "m"(kEights), [seven] "m"(kSevens), STITCH_MASKS    \
+                     : "cc", "memory", STITCH_VECTOR_CLOBBERS)
 #define STITCH_BATCH_NINE                                                                           \
     __asm__ volatile(STITCH_LOAD_WORDS                                                              \
                      STITCH_LONE_LOAD                                                               \
@@ -417,6 +459,16 @@ STITCH_INLINE_AVX2_BMI2 void batch(BatchFrame& frame) {
         STITCH_BATCH(STITCH_KEYSTREAM_OUT);
 }
 
+// n (at least 1) batches in a row, one asm statement: frame.out[0..512·n)
+// = frame.in ^ the keystream of n·8 blocks from frame.x's counter (in ==
+// out allowed). frame.x's counter words are left at the block after the
+// run; frame.in and frame.out are left as they were.
+STITCH_INLINE_AVX2_BMI2 void batches_xor(BatchFrame& frame, size_t n) {
+    uint32_t rounds;
+    uint64_t g0, g1;
+    STITCH_BATCH_RUN;
+}
+
 // The same with frame.mac_blocks (at most 40) Poly1305 blocks from p
 // absorbed into acc in the slots, double round i ending with
 // floor((i + 1)·n / 10) of them done; p comes back past them. The blocks are
@@ -446,6 +498,10 @@ STITCH_INLINE_AVX2_BMI2 void batch_nine(BatchFrame& frame) {
 }
 
 #undef STITCH_BATCH_NINE
+#undef STITCH_BATCH_RUN
+#undef STITCH_NEXT_COUNTER
+#undef STITCH_XOR_OUT_AT_G
+#undef STITCH_OUT_AT_G
 #undef STITCH_LONE_KEY_OUT
 #undef STITCH_LONE_KEY_WORD
 #undef STITCH_LONE_LOAD

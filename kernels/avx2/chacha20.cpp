@@ -57,11 +57,12 @@ STITCH_TARGET_AVX2_BMI2 void chacha20_blocks_avx2(ChaChaState& st, const uint8_t
     U32x8::clean_upper();  // see clean_upper
     if (in && nblocks >= kBatchBlocks - 1) {
         avx2::BatchRun batches(st);
-        for (; nblocks >= kBatchBlocks; nblocks -= kBatchBlocks) {
-            batches.xor_batch(st, in, out);
-            chacha_advance(st.ctr, kBatchBlocks);
-            in += kBatchBlocks * kChaChaBlock;
-            out += kBatchBlocks * kChaChaBlock;
+        if (const size_t run = nblocks / kBatchBlocks; run > 0) {
+            batches.xor_batches(st, in, out, run);
+            chacha_advance(st.ctr, run * kBatchBlocks);
+            in += run * kBatchBlocks * kChaChaBlock;
+            out += run * kBatchBlocks * kChaChaBlock;
+            nblocks -= run * kBatchBlocks;
         }
         if (nblocks == kBatchBlocks - 1) {  // a tail of seven: the batch without its eighth block
             batches.xor_seven(st, in, out);

@@ -60,10 +60,11 @@ STITCH_INLINE_AVX2_BMI2 void keystream(const ChaChaState& st, U32x8 (&ks)[1][16]
     frame.wipe();  // the MAC's key too
 }
 
-// A run of whole batches, out = in ^ keystream 512 bytes at a time, each
-// batch one asm statement: the rounds, the input added back, the transpose
-// and the XOR (avx2/batch_rounds.hpp). The frame keeps the input words from
-// batch to batch; only the counter words change. With a MAC, n (at most 40)
+// A run of whole batches, out = in ^ keystream 512 bytes at a time: the
+// rounds, the input added back, the transpose and the XOR
+// (avx2/batch_rounds.hpp), one asm statement a batch with a MAC, one for
+// the whole run without. The frame keeps the input words from batch to
+// batch; only the counter words change. With a MAC, n (at most 40)
 // Poly1305 blocks from p absorbed into acc in the rounds' slots, read before
 // the batch writes any output. The frame holds the key: wipe() it when done.
 class BatchRun {
@@ -71,17 +72,20 @@ public:
     STITCH_INLINE_AVX2_BMI2 explicit BatchRun(const ChaChaState& st) { load_state(st, 0, frame_.x); }
 
     // The batch at st.ctr (the key words as at construction).
-    STITCH_INLINE_AVX2_BMI2 void xor_batch(const ChaChaState& st, const uint8_t* in, uint8_t* out) {
-        set_counter(st);
-        frame_.in = in, frame_.out = out;
-        batch<Out::xor_input>(frame_);
-    }
     STITCH_INLINE_AVX2_BMI2 void xor_batch(const ChaChaState& st, const uint8_t* in, uint8_t* out,
                                            mulx::PolyAcc& acc, const uint8_t* p, size_t n) {
         set_counter(st);
         frame_.in = in, frame_.out = out;
         frame_.mac_blocks = n;
         batch<Out::xor_input>(frame_, acc, p);
+    }
+
+    // n (at least 1) batches from st.ctr in one asm statement, out[0..512·n)
+    // = in ^ their keystream: raw ChaCha20's bulk. st is not advanced.
+    STITCH_INLINE_AVX2_BMI2 void xor_batches(const ChaChaState& st, const uint8_t* in, uint8_t* out, size_t n) {
+        set_counter(st);
+        frame_.in = in, frame_.out = out;
+        batches_xor(frame_, n);
     }
 
     // Seven blocks at st.ctr, out[0..448) = in ^ their keystream: a batch

@@ -81,6 +81,17 @@ mutants = [
      "        simd::U32x8::wipe<8>(x + 4);", "        simd::U32x8::wipe<4>(x + 4);"),
     ("eight blocks of keystream alone: the buffer not wiped", CHACHA_CPP,
      "    avx2::wipe_upto(ks, n);  // keystream", "    if (n != kBatchBlocks) avx2::wipe_upto(ks, n);  // keystream"),
+    # Raw ChaCha20's run of batches in one statement (STITCH_BATCH_RUN).
+    ("run: word 13 does not keep the carry", ROUNDS,
+     '"vmovdqa %%ymm2, 416(%[f])\\n\\t"', '""'),
+    ("run: the carry test takes eight for seven (a lane at 8 carries)", ROUNDS,
+     "kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};", "kSevens[8] = {8, 8, 8, 8, 8, 8, 8, 8};"),
+    ("run: the counter moves seven blocks a batch", ROUNDS,
+     '"vpaddd %[eight], %%ymm0, %%ymm0\\n\\t"', '"vpaddd %[seven], %%ymm0, %%ymm0\\n\\t"'),
+    ("run: the output does not move on", ROUNDS, '"addq $512, %[g1]\\n\\t"', '"addq $0, %[g1]\\n\\t"'),
+    ("run: the input moves on 448 bytes", ROUNDS, '"addq $512, %[g0]\\n\\t"', '"addq $448, %[g0]\\n\\t"'),
+    ("run: the state's counter moves one batch for the run", CHACHA_CPP,
+     "chacha_advance(st.ctr, run * kBatchBlocks);", "chacha_advance(st.ctr, kBatchBlocks);"),
     # The MAC slots.
     ("slot schedule: a block costs 11 credits (blocks left out)", ROUNDS,
      '"cmpq $10, %[credit]\\n\\t"', '"cmpq $11, %[credit]\\n\\t"'),

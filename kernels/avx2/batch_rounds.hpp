@@ -60,7 +60,8 @@ struct alignas(32) BatchFrame {
     const uint8_t* in;    // at 672: the 512 bytes of input (Out::xor_input)
     uint8_t* out;         // at 680: and of output (in == out allowed), or the keystream buffer
     uint32_t rounds_left;  // at 688: the nine-block batch's loop count
-    uint32_t pad[3];
+    uint32_t pad;
+    uint64_t batches_left;  // at 696: a run of MAC batches' count (batches_xor)
     // The nine-block batch's ninth block (batch_nine): on entry its counter
     // words (12..15; its other input words are lane 0 of x), then the four
     // of its words the rounds keep in memory, then its first 8 words out.
@@ -84,7 +85,8 @@ static_assert(sizeof(BatchFrame) == 24 * 32);
 static_assert(offsetof(BatchFrame, held) == 512 && offsetof(BatchFrame, r0) == 640 &&
               offsetof(BatchFrame, s1) == 656 && offsetof(BatchFrame, mac_blocks) == 664 &&
               offsetof(BatchFrame, in) == 672 && offsetof(BatchFrame, out) == 680 &&
-              offsetof(BatchFrame, rounds_left) == 688 && offsetof(BatchFrame, lone_words) == 704);
+              offsetof(BatchFrame, rounds_left) == 688 && offsetof(BatchFrame, batches_left) == 696 &&
+              offsetof(BatchFrame, lone_words) == 704);
 
 // A run of batches moves each lane's counter on eight blocks at a time.
 alignas(32) static constexpr uint32_t kEights[8] = {8, 8, 8, 8, 8, 8, 8, 8};
@@ -409,6 +411,31 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
                      : [rounds] "=&r"(rounds), [g0] "=&r"(g0), [g1] "=&r"(g1), [n] "+r"(n), "+m"(frame) \
                      : [f] "r"(&frame), [eight] "m"(kEights), [seven] "m"(kSevens), STITCH_MASKS    \
                      : "cc", "memory", STITCH_VECTOR_CLOBBERS)
+// The same run with the MAC in the slots, mac_blocks each batch (32: the
+// grid then needs nothing between batches, p simply moving on). Its
+// thirteen general registers leave none for the pointers or the count,
+// so those live in the frame (672, 680, 696).
+#define STITCH_BATCH_MAC_RUN                                                                        \
+    __asm__ volatile("2:\n\t"                                                                        \
+                     STITCH_LOAD_WORDS                                                              \
+                     "movl $10, %[rounds]\n"                                                        \
+                     ".p2align 5\n1:\n\t"                                                           \
+                     "addq 664(%[f]), %[credit]\n\t"                                               \
+                     STITCH_DOUBLE_ROUND(STITCH_MAC_SLOT)                                           \
+                     "decl %[rounds]\n\t"                                                          \
+                     "jnz 1b\n\t"                                                                  \
+                     STITCH_XOR_OUT                                                                 \
+                     STITCH_NEXT_COUNTER                                                            \
+                     "addq $512, 672(%[f])\n\t"                                                     \
+                     "addq $512, 680(%[f])\n\t"                                                     \
+                     "decq 696(%[f])\n\t"                                                           \
+                     "jnz 2b\n\t"                                                                  \
+                     : [rounds] "=&r"(rounds), [credit] "+&r"(credit), [h0] "+&r"(acc.h0),           \
+                       "+d"(acc.h1), [h2] "+&r"(acc.h2), [p] "+&r"(p), [g0] "=&r"(g0),             \
+                       [g1] "=&r"(g1), [e0] "=&r"(e0), [e1] "=&r"(e1), [t1] "=&r"(t1)              \
+                     : [f] "r"(&frame), [two] "r"(two), [eight] "m"(kEights), [seven] "m"(kSevens), \
+                       STITCH_MASKS                                                                 \
+                     : "cc", "memory", STITCH_VECTOR_CLOBBERS)
 #define STITCH_BATCH_NINE                                                                           \
     __asm__ volatile(STITCH_LOAD_WORDS                                                              \
                      STITCH_LONE_LOAD                                                               \
@@ -487,6 +514,19 @@ STITCH_INLINE_AVX2_BMI2 void batch(BatchFrame& frame, mulx::PolyAcc& acc, const 
         STITCH_BATCH_MAC(STITCH_KEYSTREAM_OUT);
 }
 
+// frame.batches_left (at least 1) batches in a row, each as batch<xor_input>
+// with the MAC: frame.mac_blocks Poly1305 blocks a batch from p (which
+// moves on), read before that batch writes its output. frame.in and
+// frame.out are left past the run, frame.x's counter words at the block
+// after it, frame.batches_left at 0.
+STITCH_INLINE_AVX2_BMI2 void batches_xor(BatchFrame& frame, mulx::PolyAcc& acc, const uint8_t*& p) {
+    uint32_t rounds;
+    uint64_t credit = 0, g0, g1, e0, e1, t1;
+    const uint64_t two = 2;
+    frame.r0 = acc.r0, frame.r1 = acc.r1, frame.s1 = acc.s1;
+    STITCH_BATCH_MAC_RUN;
+}
+
 // Nine blocks: frame.out[0..512) = frame.in ^ the keystream of the eight
 // blocks of frame.x (in == out allowed) and, in general-purpose registers
 // beside their rounds, a ninth with lane 0's words but the counter words in
@@ -499,6 +539,7 @@ STITCH_INLINE_AVX2_BMI2 void batch_nine(BatchFrame& frame) {
 
 #undef STITCH_BATCH_NINE
 #undef STITCH_BATCH_RUN
+#undef STITCH_BATCH_MAC_RUN
 #undef STITCH_NEXT_COUNTER
 #undef STITCH_XOR_OUT_AT_G
 #undef STITCH_OUT_AT_G

@@ -62,8 +62,8 @@ STITCH_INLINE_AVX2_BMI2 void keystream(const ChaChaState& st, U32x8 (&ks)[1][16]
 
 // A run of whole batches, out = in ^ keystream 512 bytes at a time: the
 // rounds, the input added back, the transpose and the XOR
-// (avx2/batch_rounds.hpp), one asm statement a batch with a MAC, one for
-// the whole run without. The frame keeps the input words from batch to
+// (avx2/batch_rounds.hpp), one asm statement a batch or one for a run of
+// them. The frame keeps the input words from batch to
 // batch; only the counter words change. With a MAC, n (at most 40)
 // Poly1305 blocks from p absorbed into acc in the rounds' slots, read before
 // the batch writes any output. The frame holds the key: wipe() it when done.
@@ -86,6 +86,17 @@ public:
         set_counter(st);
         frame_.in = in, frame_.out = out;
         batches_xor(frame_, n);
+    }
+
+    // The same with the MAC: 32 Poly1305 blocks a batch from p, each batch's
+    // read before it writes (the steady state of the AEAD's bulk).
+    STITCH_INLINE_AVX2_BMI2 void xor_batches(const ChaChaState& st, const uint8_t* in, uint8_t* out, size_t n,
+                                             mulx::PolyAcc& acc, const uint8_t* p) {
+        set_counter(st);
+        frame_.in = in, frame_.out = out;
+        frame_.mac_blocks = kBatchBlocks * kChaChaBlock / kPolyBlock;
+        frame_.batches_left = n;
+        batches_xor(frame_, acc, p);
     }
 
     // Seven blocks at st.ctr, out[0..448) = in ^ their keystream: a batch

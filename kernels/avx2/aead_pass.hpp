@@ -63,7 +63,7 @@ public:
             BatchRun batches(st_.chacha);
             if (key_beside) keying_batch(batches);
             while (len_ - pos_ >= kBatchBytes) {
-                if (const size_t run = steady_batches(); run > 0)
+                if (const size_t run = steady_batches(); run > 2)
                     bulk_run(batches, run);
                 else
                     bulk_batch(batches);
@@ -154,6 +154,9 @@ private:
     // `run` such batches in one asm statement (avx2/batch_rounds.hpp): the
     // counter and the pointers move on inside it. Per batch, the C++ that
     // set them cost raw ChaCha20 1-2% on Emerald Rapids (docs/benchmarks.md).
+    // Runs of one or two go batch by batch: as runs they made a 1 KiB open
+    // 1-2% slower there and a 1536-byte open 1-5% (cause not found), where
+    // runs of three and more were level or quicker.
     STITCH_INLINE_AVX2_BMI2 void bulk_run(BatchRun& batches, size_t run) {
         const uint8_t* mac_from = ct_ + mac_;
         mac_ += run * kBatchBytes;

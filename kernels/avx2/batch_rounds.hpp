@@ -356,6 +356,22 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
     STITCH_LONE_KEY_WORD(STITCH_SB0, 4) STITCH_LONE_KEY_WORD(STITCH_SB1, 5)                      \
     STITCH_LONE_KEY_WORD(STITCH_SB2, 6) STITCH_LONE_KEY_WORD(STITCH_SB3, 7)
 
+// The loop of ten double rounds with the MAC's slots, the credit topped
+// up by the batch's block count each double round, and the general
+// registers it names (those of STITCH_MAC_SLOT among them): what a
+// batch with the MAC and a run of them share.
+#define STITCH_MAC_ROUNDS                                                                           \
+    "movl $10, %[rounds]\n"                                                                         \
+    ".p2align 5\n1:\n\t"                                                                            \
+    "addq 664(%[f]), %[credit]\n\t"                                                                \
+    STITCH_DOUBLE_ROUND(STITCH_MAC_SLOT)                                                            \
+    "decl %[rounds]\n\t"                                                                           \
+    "jnz 1b\n\t"
+#define STITCH_MAC_OUTPUTS                                                                          \
+    [rounds] "=&r"(rounds), [credit] "+&r"(credit), [h0] "+&r"(acc.h0), "+d"(acc.h1),              \
+        [h2] "+&r"(acc.h2), [p] "+&r"(p), [g0] "=&r"(g0), [g1] "=&r"(g1), [e0] "=&r"(e0),           \
+        [e1] "=&r"(e1), [t1] "=&r"(t1)
+
 // The asm statement of a whole batch: the words in, the loop of ten double
 // rounds (with the MAC slots, or none), the words out through OUT. The
 // memory clobber: it reads the MAC's blocks and frame.in, and writes
@@ -418,21 +434,14 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
 #define STITCH_BATCH_MAC_RUN                                                                        \
     __asm__ volatile("2:\n\t"                                                                        \
                      STITCH_LOAD_WORDS                                                              \
-                     "movl $10, %[rounds]\n"                                                        \
-                     ".p2align 5\n1:\n\t"                                                           \
-                     "addq 664(%[f]), %[credit]\n\t"                                               \
-                     STITCH_DOUBLE_ROUND(STITCH_MAC_SLOT)                                           \
-                     "decl %[rounds]\n\t"                                                          \
-                     "jnz 1b\n\t"                                                                  \
+                     STITCH_MAC_ROUNDS                                                              \
                      STITCH_XOR_OUT                                                                 \
                      STITCH_NEXT_COUNTER                                                            \
                      "addq $512, 672(%[f])\n\t"                                                     \
                      "addq $512, 680(%[f])\n\t"                                                     \
                      "decq 696(%[f])\n\t"                                                           \
                      "jnz 2b\n\t"                                                                  \
-                     : [rounds] "=&r"(rounds), [credit] "+&r"(credit), [h0] "+&r"(acc.h0),           \
-                       "+d"(acc.h1), [h2] "+&r"(acc.h2), [p] "+&r"(p), [g0] "=&r"(g0),             \
-                       [g1] "=&r"(g1), [e0] "=&r"(e0), [e1] "=&r"(e1), [t1] "=&r"(t1)              \
+                     : STITCH_MAC_OUTPUTS                                                           \
                      : [f] "r"(&frame), [two] "r"(two), [eight] "m"(kEights), [seven] "m"(kSevens), \
                        STITCH_MASKS                                                                 \
                      : "cc", "memory", STITCH_VECTOR_CLOBBERS)
@@ -453,16 +462,9 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
                      : "cc", "memory", STITCH_VECTOR_CLOBBERS)
 #define STITCH_BATCH_MAC(OUT)                                                                       \
     __asm__ volatile(STITCH_LOAD_WORDS                                                              \
-                     "movl $10, %[rounds]\n"                                                        \
-                     ".p2align 5\n1:\n\t"                                                           \
-                     "addq 664(%[f]), %[credit]\n\t"                                               \
-                     STITCH_DOUBLE_ROUND(STITCH_MAC_SLOT)                                           \
-                     "decl %[rounds]\n\t"                                                          \
-                     "jnz 1b\n\t"                                                                  \
+                     STITCH_MAC_ROUNDS                                                              \
                      OUT                                                                            \
-                     : [rounds] "=&r"(rounds), [credit] "+&r"(credit), [h0] "+&r"(acc.h0),           \
-                       "+d"(acc.h1), [h2] "+&r"(acc.h2), [p] "+&r"(p), [g0] "=&r"(g0),             \
-                       [g1] "=&r"(g1), [e0] "=&r"(e0), [e1] "=&r"(e1), [t1] "=&r"(t1)              \
+                     : STITCH_MAC_OUTPUTS                                                           \
                      : [f] "r"(&frame), [two] "r"(two), STITCH_MASKS                                \
                      : "cc", "memory", STITCH_VECTOR_CLOBBERS)
 
@@ -540,6 +542,8 @@ STITCH_INLINE_AVX2_BMI2 void batch_nine(BatchFrame& frame) {
 #undef STITCH_BATCH_NINE
 #undef STITCH_BATCH_RUN
 #undef STITCH_BATCH_MAC_RUN
+#undef STITCH_MAC_OUTPUTS
+#undef STITCH_MAC_ROUNDS
 #undef STITCH_NEXT_COUNTER
 #undef STITCH_XOR_OUT_AT_G
 #undef STITCH_OUT_AT_G

@@ -63,10 +63,10 @@ STITCH_INLINE_AVX2_BMI2 void keystream(const ChaChaState& st, U32x8 (&ks)[1][16]
 // A run of whole batches, out = in ^ keystream 512 bytes at a time: the
 // rounds, the input added back, the transpose and the XOR
 // (avx2/batch_rounds.hpp), one asm statement a batch or one for a run of
-// them. The frame keeps the input words from batch to
-// batch; only the counter words change. With a MAC, n (at most 40)
-// Poly1305 blocks from p absorbed into acc in the rounds' slots, read before
-// the batch writes any output. The frame holds the key: wipe() it when done.
+// them. The frame keeps the input words from batch to batch; only the
+// counter words change. With a MAC, n (at most 40) Poly1305 blocks from p
+// absorbed into acc in the rounds' slots, read before the batch writes any
+// output. The frame holds the key: wipe() it when done.
 class BatchRun {
 public:
     STITCH_INLINE_AVX2_BMI2 explicit BatchRun(const ChaChaState& st) { load_state(st, 0, frame_.x); }

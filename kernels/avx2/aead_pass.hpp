@@ -44,7 +44,7 @@ public:
         : st_(st), open_(dir == Direction::open), in_(in), out_(out), ct_(open_ ? in : out), len_(len) {}
 
     STITCH_INLINE_AVX2_BMI2 void run() {
-        const bool key_beside = !st_.mac_keyed && !open_ && kKeyBesideBatch && len_ >= kBatchBytes;
+        const bool key_beside = !st_.mac_keyed && !open_ && key_beside_takes(kKeyBesideBatch, len_);
         if (st_.mac_keyed) {
             acc_ = mulx::load(st_.mac);
         } else if (!key_beside) {

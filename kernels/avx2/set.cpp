@@ -51,10 +51,10 @@ bool zen4(const CpuFeatures& f) {
 }
 
 // STITCH_AVX2_KEY_BLOCK=lane|gpr puts block 0 and lone blocks in the
-// vector lanes, or in general-purpose registers, whatever the CPU; =beside
-// puts block 0 beside a seal's first batch in general-purpose registers and
-// lone blocks in the lanes (Zen 4's and Emerald Rapids' mix). Unset: the
-// CPU's rules.
+// vector lanes, or in general-purpose registers (block 0 beside every
+// seal's first batch), whatever the CPU; =beside puts block 0 beside every
+// seal's first batch in general-purpose registers and lone blocks in the
+// lanes (Zen 4's mix). Unset: the CPU's rules.
 enum class BlockPlace { rules, lane, gpr, beside };
 
 BlockPlace forced_block_place() {
@@ -74,8 +74,10 @@ bool emerald_rapids(const CpuFeatures& f) {
 
 }  // namespace
 
-bool key_beside_batch(const CpuFeatures& f) noexcept {
-    return (f.vendor == CpuVendor::amd && f.family == kKeyBesideBatchFamily) || zen4(f) || emerald_rapids(f);
+KeyBeside key_beside_batch(const CpuFeatures& f) noexcept {
+    if ((f.vendor == CpuVendor::amd && f.family == kKeyBesideBatchFamily) || zen4(f)) return KeyBeside::every_seal;
+    if (emerald_rapids(f)) return KeyBeside::saving_a_batch;
+    return KeyBeside::never;
 }
 
 bool lone_block_in_gpr(const CpuFeatures& f) noexcept {
@@ -84,10 +86,10 @@ bool lone_block_in_gpr(const CpuFeatures& f) noexcept {
 
 bool poly1305_one_accumulator(const CpuFeatures& f) noexcept { return zen4(f); }
 
-bool key_beside_batch_here() noexcept {
+KeyBeside key_beside_batch_here() noexcept {
     const BlockPlace forced = forced_block_place();
     if (forced == BlockPlace::rules) return key_beside_batch(cpu_features_raw());
-    return forced != BlockPlace::lane;
+    return forced == BlockPlace::lane ? KeyBeside::never : KeyBeside::every_seal;
 }
 
 bool lone_block_in_gpr_here() noexcept {

@@ -4,6 +4,7 @@
 
 #include <span>
 
+#include "kernels/avx2/tuning.hpp"
 #include "kernels/cpu.hpp"
 #include "kernels/impl.hpp"
 
@@ -24,17 +25,19 @@ bool allows(const CpuFeatures& masked, const Impl& impl) noexcept;
 
 // Where block 0 and lone blocks run (avx2/tuning.hpp), each only where
 // that was measured faster:
-//   key_beside_batch   a seal's first batch runs block 0 in general-purpose
-//                      registers beside eight text blocks (Zen 4, Zen 5,
-//                      Emerald Rapids)
+//   key_beside_batch   which seals' first batch runs block 0 in
+//                      general-purpose registers beside eight text blocks:
+//                      every seal of a batch or more (Zen 4, Zen 5), those
+//                      where that saves a batch (Emerald Rapids), none
 //   lone_block_in_gpr  a block with no batch beside it runs in
 //                      general-purpose registers, not as a row pair (Zen 5)
 // The _here() forms are this CPU's answers, or what
-// STITCH_AVX2_KEY_BLOCK=lane|gpr says for both, or =beside (block 0 beside
-// the batch, lone blocks in lanes): tests and measurements run any of them
-// anywhere; read once, at load (kKeyBesideBatch, kLoneBlockInGpr).
-bool key_beside_batch(const CpuFeatures& f) noexcept;
-bool key_beside_batch_here() noexcept;
+// STITCH_AVX2_KEY_BLOCK=lane|gpr says for both (gpr: block 0 beside every
+// seal's batch), or =beside (the same, lone blocks in lanes): tests and
+// measurements run any of them anywhere; read once, at load
+// (kKeyBesideBatch, kLoneBlockInGpr).
+KeyBeside key_beside_batch(const CpuFeatures& f) noexcept;
+KeyBeside key_beside_batch_here() noexcept;
 bool lone_block_in_gpr(const CpuFeatures& f) noexcept;
 bool lone_block_in_gpr_here() noexcept;
 
@@ -42,7 +45,7 @@ bool lone_block_in_gpr_here() noexcept;
 // kOneAccumulatorMin): Zen 4.
 bool poly1305_one_accumulator(const CpuFeatures& f) noexcept;
 
-inline const bool kKeyBesideBatch = key_beside_batch_here();
+inline const KeyBeside kKeyBesideBatch = key_beside_batch_here();
 inline const bool kPoly1305OneAccumulator = poly1305_one_accumulator(cpu_features_raw());
 inline const bool kLoneBlockInGpr = lone_block_in_gpr_here();
 

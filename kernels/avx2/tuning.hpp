@@ -67,6 +67,32 @@ inline constexpr size_t kOpenFirstMax = 4;
 // not measured: llvm-mca has the ninth block cost 23-35% of a batch on Zen
 // 2/3 and Intel cores, and the same core in Sapphire Rapids and Alder Lake
 // keeps lane 0 until it is measured.
+//
+// On Emerald Rapids only where that saves a batch: where the text's
+// blocks are a multiple of eight (512 B, 1 KiB, 16 KiB, ...). Elsewhere both
+// ways take the same number of batch statements, and the ninth block's
+// integer work (about 1200 instructions beside a batch's ~1400 vector
+// ones) is free only while the core's other thread is idle. Measured
+// (kernel, AVX-512 hidden, both ways in one process, December 2026),
+// beside / lane: where it saves a batch, 0.77 (512 B), 0.83 (1 KiB), 0.87
+// (1536 B), 0.89 (2 KiB), 0.94 (4 KiB), 0.98 (16 KiB), the same with a
+// busy sibling; where it does not, 0.98-1.00 idle and 1.02-1.09 busy
+// (576-2112 B), and 1.02 at 960 B either way (docs/benchmarks.md). Zen 4
+// and Zen 5 were measured with an idle sibling only and keep it for every
+// seal of a batch or more.
+enum class KeyBeside : uint8_t {
+    never,           // block 0 in lane 0 beside seven text blocks
+    every_seal,      // every seal of at least a batch of text (Zen 4, Zen 5)
+    saving_a_batch,  // only where the text's blocks are a multiple of eight (Emerald Rapids)
+};
+
+// Whether a seal's first call of len bytes takes block 0 beside a batch.
+constexpr bool key_beside_takes(KeyBeside rule, size_t len) {
+    constexpr size_t kBatchBytes = 8 * kChaChaBlock;
+    if (len < kBatchBytes || rule == KeyBeside::never) return false;
+    return rule == KeyBeside::every_seal || (len + kChaChaBlock - 1) / kChaChaBlock % 8 == 0;
+}
+
 inline constexpr uint32_t kKeyBesideBatchFamily = 0x1a;  // and Zen 4 (family 0x19, set.cpp)
 inline constexpr uint32_t kKeyBesideBatchIntelModel = 0xcf;  // family 6
 

@@ -109,46 +109,69 @@ TEST(DispatchRule, Avx512LoneBlockInGprOnZen5Only) {
 }
 
 // The AVX2 seal's block 0 beside its first batch in general registers on
-// Zen 4, Zen 5 and Emerald Rapids, where it was measured faster; in lane 0
+// Zen 4 and Zen 5 for every seal of a batch or more, on Emerald Rapids
+// where that saves a batch, where each was measured faster; in lane 0
 // elsewhere, the same core's unmeasured parts included.
 TEST(DispatchRule, Avx2KeyBesideBatchOnZen4Zen5AndEmeraldRapidsOnly) {
-    EXPECT_TRUE(kern::avx2::key_beside_batch(features(kRows[19])));    // Zen 5
-    EXPECT_TRUE(kern::avx2::key_beside_batch(features(kRows[17])));    // Zen 4 (Genoa)
-    EXPECT_TRUE(kern::avx2::key_beside_batch(features(kRows[18])));    // Zen 4 (Raphael)
-    EXPECT_FALSE(kern::avx2::key_beside_batch(features(kRows[15])));   // Zen 2
-    EXPECT_FALSE(kern::avx2::key_beside_batch(features(kRows[16])));   // Zen 3
-    EXPECT_TRUE(kern::avx2::key_beside_batch(features(kRows[12])));    // Emerald Rapids
-    EXPECT_FALSE(kern::avx2::key_beside_batch(features(kRows[11])));   // Sapphire Rapids
-    EXPECT_FALSE(kern::avx2::key_beside_batch(features(kRows[3])));    // Alder Lake
-    EXPECT_FALSE(kern::avx2::key_beside_batch(features(kRows[4])));    // Raptor Lake
-    EXPECT_FALSE(kern::avx2::key_beside_batch(features(kRows[13])));   // Granite Rapids
+    using kern::avx2::KeyBeside;
+    EXPECT_EQ(kern::avx2::key_beside_batch(features(kRows[19])), KeyBeside::every_seal);  // Zen 5
+    EXPECT_EQ(kern::avx2::key_beside_batch(features(kRows[17])), KeyBeside::every_seal);  // Zen 4 (Genoa)
+    EXPECT_EQ(kern::avx2::key_beside_batch(features(kRows[18])), KeyBeside::every_seal);  // Zen 4 (Raphael)
+    EXPECT_EQ(kern::avx2::key_beside_batch(features(kRows[15])), KeyBeside::never);  // Zen 2
+    EXPECT_EQ(kern::avx2::key_beside_batch(features(kRows[16])), KeyBeside::never);  // Zen 3
+    EXPECT_EQ(kern::avx2::key_beside_batch(features(kRows[12])), KeyBeside::saving_a_batch);  // Emerald Rapids
+    EXPECT_EQ(kern::avx2::key_beside_batch(features(kRows[11])), KeyBeside::never);  // Sapphire Rapids
+    EXPECT_EQ(kern::avx2::key_beside_batch(features(kRows[3])), KeyBeside::never);  // Alder Lake
+    EXPECT_EQ(kern::avx2::key_beside_batch(features(kRows[4])), KeyBeside::never);  // Raptor Lake
+    EXPECT_EQ(kern::avx2::key_beside_batch(features(kRows[13])), KeyBeside::never);  // Granite Rapids
     CpuFeatures other = features(kRows[19]);
     other.vendor = CpuVendor::intel;  // family 0x1A from another vendor is not Zen 5
-    EXPECT_FALSE(kern::avx2::key_beside_batch(other));
+    EXPECT_EQ(kern::avx2::key_beside_batch(other), KeyBeside::never);
     other = features(kRows[17]);
     other.vendor = CpuVendor::intel;  // nor family 0x19 model 0x11 Zen 4
-    EXPECT_FALSE(kern::avx2::key_beside_batch(other));
+    EXPECT_EQ(kern::avx2::key_beside_batch(other), KeyBeside::never);
     other = features(kRows[12]);
     other.vendor = CpuVendor::amd;  // model 0xCF of family 6 from AMD is not Emerald Rapids
-    EXPECT_FALSE(kern::avx2::key_beside_batch(other));
+    EXPECT_EQ(kern::avx2::key_beside_batch(other), KeyBeside::never);
     other = features(kRows[12]);
     other.family = 0x19;  // nor Intel's model 0xCF in another family
-    EXPECT_FALSE(kern::avx2::key_beside_batch(other));
+    EXPECT_EQ(kern::avx2::key_beside_batch(other), KeyBeside::never);
     for (uint32_t model : {0xceu, 0xd0u}) {  // Intel's neighbouring models
         other = features(kRows[12]);
         other.model = model;
-        EXPECT_FALSE(kern::avx2::key_beside_batch(other)) << std::hex << model;
+        EXPECT_EQ(kern::avx2::key_beside_batch(other), KeyBeside::never) << std::hex << model;
     }
     // Family 0x19's Zen 3 models around Zen 4's ranges.
     for (uint32_t model : {0x00u, 0x0fu, 0x21u, 0x44u, 0x50u, 0x5fu, 0x80u, 0x9fu, 0xb0u}) {
         CpuFeatures zen3 = features(kRows[16]);
         zen3.model = model;
-        EXPECT_FALSE(kern::avx2::key_beside_batch(zen3)) << std::hex << model;
+        EXPECT_EQ(kern::avx2::key_beside_batch(zen3), KeyBeside::never) << std::hex << model;
     }
     for (uint32_t model : {0x10u, 0x1fu, 0x60u, 0x7fu, 0xa0u, 0xafu}) {
         CpuFeatures zen4 = features(kRows[16]);
         zen4.model = model;
-        EXPECT_TRUE(kern::avx2::key_beside_batch(zen4)) << std::hex << model;
+        EXPECT_EQ(kern::avx2::key_beside_batch(zen4), KeyBeside::every_seal) << std::hex << model;
+    }
+}
+
+// Which seals take it under each rule: a batch of text or more, and under
+// Emerald Rapids' rule only a multiple of eight blocks (the last one partial
+// or not), where block 0 beside the first batch saves a batch statement.
+TEST(DispatchRule, Avx2KeyBesideTakesTheSealsItSavesABatchFor) {
+    using kern::avx2::KeyBeside;
+    using kern::avx2::key_beside_takes;
+    for (size_t len : {0u, 1u, 64u, 448u, 511u}) {
+        EXPECT_FALSE(key_beside_takes(KeyBeside::every_seal, len)) << len;
+        EXPECT_FALSE(key_beside_takes(KeyBeside::saving_a_batch, len)) << len;
+    }
+    for (size_t len : {512u, 961u, 1024u, 1536u, 2048u, 16384u, 65536u, 65535u, 16321u}) {
+        EXPECT_TRUE(key_beside_takes(KeyBeside::every_seal, len)) << len;
+        EXPECT_TRUE(key_beside_takes(KeyBeside::saving_a_batch, len)) << len;
+        EXPECT_FALSE(key_beside_takes(KeyBeside::never, len)) << len;
+    }
+    for (size_t len : {513u, 576u, 960u, 1025u, 1300u, 1472u, 2112u, 16320u, 16385u}) {
+        EXPECT_TRUE(key_beside_takes(KeyBeside::every_seal, len)) << len;
+        EXPECT_FALSE(key_beside_takes(KeyBeside::saving_a_batch, len)) << len;
     }
 }
 

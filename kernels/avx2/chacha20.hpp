@@ -94,7 +94,6 @@ public:
                                              mulx::PolyAcc& acc, const uint8_t* p) {
         set_counter(st);
         frame_.in = in, frame_.out = out;
-        frame_.mac_blocks = kBatchBlocks * kChaChaBlock / kPolyBlock;
         frame_.batches_left = n;
         batches_xor(frame_, acc, p);
     }

@@ -271,8 +271,8 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
 // after them; slot 3 takes one where the credit, two a double round,
 // reaches ten (double rounds 4 and 9). Against the credit test in every
 // slot, 11 instructions fewer a double round (~4% of the batch's): on
-// Emerald Rapids 2-3% quicker at 16-64 KiB with the core's other thread
-// busy, ~1% with it idle (docs/benchmarks.md).
+// Emerald Rapids 2-3% quicker at 4-16 KiB in the host's busy phases (a
+// busy SMT sibling, inferred), ~0.5-1% in idle ones (docs/benchmarks.md).
 #define STITCH_STEADY_SLOT(j) STITCH_STEADY_SLOT_##j
 #define STITCH_STEADY_SLOT_0 STITCH_MAC_BLOCK_AT(0)
 #define STITCH_STEADY_SLOT_1 STITCH_MAC_BLOCK_AT(16)

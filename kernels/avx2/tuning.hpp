@@ -75,11 +75,11 @@ inline constexpr size_t kOpenFirstMax = 4;
 // ones) is free only while the core's other thread is idle. Measured
 // (kernel, AVX-512 hidden, both ways in one process, December 2026),
 // beside / lane: where it saves a batch, 0.77 (512 B), 0.83 (1 KiB), 0.87
-// (1536 B), 0.89 (2 KiB), 0.94 (4 KiB), 0.98 (16 KiB), the same with a
-// busy sibling; where it does not, 0.98-1.00 idle and 1.02-1.09 busy
-// (576-2112 B), and 1.02 at 960 B either way (docs/benchmarks.md). Zen 4
-// and Zen 5 were measured with an idle sibling only and keep it for every
-// seal of a batch or more.
+// (1536 B), 0.89 (2 KiB), 0.94 (4 KiB), 0.98 (16 KiB), the same in the
+// host's busy phases (inferred: a busy SMT sibling); where it does not,
+// 0.98-1.01 idle and 1.02-1.09 busy (576-2112 B), and 1.02 at 960 B
+// either way (docs/benchmarks.md). Zen 4 and Zen 5 were measured in idle
+// phases only and keep it for every seal of a batch or more.
 enum class KeyBeside : uint8_t {
     never,           // block 0 in lane 0 beside seven text blocks
     every_seal,      // every seal of at least a batch of text (Zen 4, Zen 5)

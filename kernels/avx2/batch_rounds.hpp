@@ -457,7 +457,7 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
 #define STITCH_BATCH_MAC_RUN                                                                        \
     __asm__ volatile("2:\n\t"                                                                        \
                      STITCH_LOAD_WORDS                                                              \
-                     STITCH_STEADY_MAC_ROUNDS                                                              \
+                     STITCH_STEADY_MAC_ROUNDS                                                       \
                      STITCH_XOR_OUT                                                                 \
                      STITCH_NEXT_COUNTER                                                            \
                      "addq $512, 672(%[f])\n\t"                                                     \
@@ -541,9 +541,9 @@ STITCH_INLINE_AVX2_BMI2 void batch(BatchFrame& frame, mulx::PolyAcc& acc, const 
 
 // frame.batches_left (at least 1) batches in a row, each as batch<xor_input>
 // with the MAC: 32 Poly1305 blocks a batch from p (which moves on), read
-// before that batch writes its output (frame.mac_blocks is not read). frame.in and
-// frame.out are left past the run, frame.x's counter words at the block
-// after it, frame.batches_left at 0.
+// before that batch writes its output (frame.mac_blocks is not read).
+// frame.in and frame.out are left past the run, frame.x's counter words at
+// the block after it, frame.batches_left at 0.
 STITCH_INLINE_AVX2_BMI2 void batches_xor(BatchFrame& frame, mulx::PolyAcc& acc, const uint8_t*& p) {
     uint32_t rounds;
     uint64_t credit = 0, g0, g1, e0, e1, t1;

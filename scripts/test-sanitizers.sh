@@ -61,15 +61,10 @@ chmod +x "$build/openssl-asan"
 # and the plain build walks 5. The KDF enumerator (kdf.enumerate.*) walks 3
 # calls rather than 4 (every sequence of 3, 0.34 M) for the same reason.
 san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-# On a CPU that runs the AVX-512 set natively, its code runs checked as it
-# is; the SIMDe build of the same source (tests/emulated) adds only SIMDe
-# under the sanitizers, and was the slowest part of this build and run.
-# Elsewhere it is the AVX-512 logic's only checked run, and stays.
-emulated=ON
-if grep -qw avx512f /proc/cpuinfo && grep -qw avx512vl /proc/cpuinfo && grep -qw avx512bw /proc/cpuinfo &&
-   grep -qw avx512dq /proc/cpuinfo; then
-    emulated=OFF
-fi
+# The SIMDe build of the AVX-512 set only where the CPU cannot run the
+# set natively (scripts/simde-build.sh says why): it was the slowest part
+# of this build and run.
+emulated=$("$root/scripts/simde-build.sh")
 echo "test-sanitizers.sh: the SIMDe build of the AVX-512 set: $emulated"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Sanitize -DSTITCH_TEST_EMULATED=$emulated \
     -DCMAKE_C_FLAGS_SANITIZE="-O1 -g1" -DCMAKE_CXX_FLAGS_SANITIZE="-O1 -g1" \

@@ -26,16 +26,10 @@ fi
 rm -f "$build/CMakeCache.txt"
 
 tsan="-fsanitize=thread -fno-omit-frame-pointer"
-# On a CPU that runs the AVX-512 set natively, the threads test runs its
-# code under TSan as it is, and the SIMDe build of the same source would
-# add only SIMDe: four fifths of this build's time (~110 of ~135 s on a
-# 2-vCPU Emerald Rapids). Elsewhere it is the AVX-512 logic's only run
-# here, and stays (as in test-sanitizers.sh).
-emulated=ON
-if grep -qw avx512f /proc/cpuinfo && grep -qw avx512vl /proc/cpuinfo && grep -qw avx512bw /proc/cpuinfo &&
-   grep -qw avx512dq /proc/cpuinfo; then
-    emulated=OFF
-fi
+# The SIMDe build of the AVX-512 set only where the CPU cannot run the
+# set natively (scripts/simde-build.sh says why): elsewhere it was four
+# fifths of this build's time (~110 of ~135 s on a 2-vCPU Emerald Rapids).
+emulated=$("$root/scripts/simde-build.sh")
 echo "test-tsan.sh: the SIMDe build of the AVX-512 set: $emulated"
 # Line tables only (-g1): a race report names file and line.
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTITCH_TEST_EMULATED=$emulated \

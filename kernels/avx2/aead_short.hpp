@@ -1,11 +1,12 @@
 // Short opens (up to kShortOpenMax bytes, RFC 8439 §2.8): the text's
 // keystream (one to three blocks) in the row layout (avx2/row_rounds.hpp),
-// with block 0, the Poly1305 key, in general-purpose registers beside the
-// rows' first half and the MAC keyed from it and absorbing the ciphertext
-// beside their second half. A whole-record open so has the tag over the
-// ciphertext when the rounds end and writes (in ^ keystream) masked by the
-// verdict: the plaintext of an authentic record, zeros otherwise, with no
-// branch on the tag. (Short seals take the one pass, avx2/aead_pass.hpp:
+// with block 0, the Poly1305 key, either in general-purpose registers beside
+// the rows' first half and the MAC keyed from it and absorbing the
+// ciphertext beside their second half, or in the rows' lane 0 and the MAC
+// after the rounds, as the CPU rules say (avx2/tuning.hpp). A whole-record
+// open so has the tag over the ciphertext before a byte is written and
+// writes (in ^ keystream) masked by the verdict: the plaintext of an
+// authentic record, zeros otherwise, with no branch on the tag. (Short seals take the one pass, avx2/aead_pass.hpp:
 // their MAC needs the ciphertext, so it cannot run beside the rounds.)
 // Included by the two entry points, avx2/aead_text.cpp and
 // avx2/aead_record.cpp.
@@ -103,22 +104,25 @@ STITCH_INLINE_AVX2_BMI2 mulx::PolyAcc open_beside_rows(AeadState& st, U32x8 (&ks
     return acc;
 }
 
-// A one-block text (1..64 bytes) where one-cycle vector operations make a
-// row pair quicker than block 0 in general-purpose registers (avx2/
-// tuning.hpp, kLoneBlockInGpr false): block 0 in lane 0 of the row pair the
-// text's block takes anyway (lane 1), the MAC keyed from lane 0 after the
-// rounds and ct[0..len) absorbed, five Poly1305 blocks at most. Measured on
-// Zen 4 (kernel, December 2026): a 64-byte open 175-191 -> 164-169 ns; at
-// 128 and 192 bytes (a second pair, eight to thirteen blocks for the MAC
-// after the rounds) the MAC beside the rounds stayed quicker, 190 against
-// 200 ns at 128. The counter advanced past both; returns the accumulator.
-STITCH_INLINE_AVX2_BMI2 mulx::PolyAcc open_after_pair(AeadState& st, U32x8 (&ks)[1][16], const uint8_t* ct,
+// Block 0 in lane 0 of the row pairs the text's blocks take anyway (lanes
+// 1..n, n = blocks_for(len)), the MAC keyed from lane 0 after the rounds and
+// ct[0..len) absorbed: where that is quicker than block 0 in general-purpose
+// registers beside the rows (avx2/tuning.hpp). A one-block text (1..64
+// bytes) shares one pair wherever lone blocks run in lanes (kLoneBlockInGpr
+// false): measured on Zen 4 (kernel, December 2026), a 64-byte open 175-191
+// -> 164-169 ns. Two or three blocks (65..192 bytes) take two pairs and up
+// to thirteen Poly1305 blocks after the rounds on Emerald Rapids only
+// (kShortOpenKeyInGpr false). The counter advanced past block 0 and the
+// text's blocks; returns the accumulator.
+template <size_t Pairs>
+STITCH_INLINE_AVX2_BMI2 mulx::PolyAcc open_after_rows(AeadState& st, U32x8 (&ks)[1][16], const uint8_t* ct,
                                                       size_t len) {
-    keystream_rows<1>(st.chacha, ks);
+    keystream_rows<Pairs>(st.chacha, ks);
     mulx::PolyAcc acc;
     key_mac(st, acc, ks[0], 0);
     mac_update(acc, st.mac, ct, len);
-    chacha_advance(st.chacha.ctr, 2);
+    const size_t blocks = 1 + blocks_for(len);  // block 0 and the text's
+    chacha_advance(st.chacha.ctr, blocks);
     return acc;
 }
 
@@ -134,9 +138,10 @@ STITCH_INLINE_AVX2_BMI2 mulx::PolyAcc keyed_open_keystream(AeadState& st, U32x8 
         key_mac_alone(st, acc);
         return acc;
     }
-    if (!kLoneBlockInGpr && len <= kChaChaBlock) {
+    const bool one_block = len <= kChaChaBlock;
+    if (one_block ? !kLoneBlockInGpr : !kShortOpenKeyInGpr) {
         first = 1;
-        return open_after_pair(st, ks, ct, len);
+        return one_block ? open_after_rows<1>(st, ks, ct, len) : open_after_rows<2>(st, ks, ct, len);
     }
     if (blocks_for(len) <= 2) return open_beside_rows<1>(st, ks, ct, len);
     return open_beside_rows<2>(st, ks, ct, len);

@@ -52,9 +52,10 @@ bool zen4(const CpuFeatures& f) {
 
 // STITCH_AVX2_KEY_BLOCK=lane|gpr puts block 0 and lone blocks in the
 // vector lanes, or in general-purpose registers (block 0 beside every
-// seal's first batch), whatever the CPU; =beside puts block 0 beside every
-// seal's first batch in general-purpose registers and lone blocks in the
-// lanes (Zen 4's mix). Unset: the CPU's rules.
+// seal's first batch and every short open's rows), whatever the CPU;
+// =beside puts block 0 beside every seal's first batch and every short
+// open's rows in general-purpose registers and lone blocks in the lanes
+// (Zen 4's mix). Unset: the CPU's rules.
 enum class BlockPlace { rules, lane, gpr, beside };
 
 BlockPlace forced_block_place() {
@@ -69,7 +70,7 @@ BlockPlace forced_block_place() {
 // Sapphire Rapids (0x8F) and Alder/Raptor Lake's P-cores have the same
 // core but were not measured.
 bool emerald_rapids(const CpuFeatures& f) {
-    return f.vendor == CpuVendor::intel && f.family == 6 && f.model == kKeyBesideBatchIntelModel;
+    return f.vendor == CpuVendor::intel && f.family == 6 && f.model == kEmeraldRapidsModel;
 }
 
 }  // namespace
@@ -84,6 +85,8 @@ bool lone_block_in_gpr(const CpuFeatures& f) noexcept {
     return f.vendor == CpuVendor::amd && f.family == kLoneBlockInGprFamily;
 }
 
+bool short_open_key_in_gpr(const CpuFeatures& f) noexcept { return !emerald_rapids(f); }
+
 bool poly1305_one_accumulator(const CpuFeatures& f) noexcept { return zen4(f); }
 
 KeyBeside key_beside_batch_here() noexcept {
@@ -96,6 +99,12 @@ bool lone_block_in_gpr_here() noexcept {
     const BlockPlace forced = forced_block_place();
     if (forced == BlockPlace::rules) return lone_block_in_gpr(cpu_features_raw());
     return forced == BlockPlace::gpr;
+}
+
+bool short_open_key_in_gpr_here() noexcept {
+    const BlockPlace forced = forced_block_place();
+    if (forced == BlockPlace::rules) return short_open_key_in_gpr(cpu_features_raw());
+    return forced != BlockPlace::lane;
 }
 
 }  // namespace stitch::kern::avx2

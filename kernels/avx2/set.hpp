@@ -31,15 +31,20 @@ bool allows(const CpuFeatures& masked, const Impl& impl) noexcept;
 //                      where that saves a batch (Emerald Rapids), none
 //   lone_block_in_gpr  a block with no batch beside it runs in
 //                      general-purpose registers, not as a row pair (Zen 5)
+//   short_open_key_in_gpr  a 65-192 byte open's block 0 runs in
+//                      general-purpose registers beside the text's rows,
+//                      not in their lane 0 (every CPU but Emerald Rapids)
 // The _here() forms are this CPU's answers, or what
-// STITCH_AVX2_KEY_BLOCK=lane|gpr says for both (gpr: block 0 beside every
-// seal's batch), or =beside (the same, lone blocks in lanes): tests and
-// measurements run any of them anywhere; read once, at load
-// (kKeyBesideBatch, kLoneBlockInGpr).
+// STITCH_AVX2_KEY_BLOCK=lane|gpr says for all three (gpr: block 0 beside
+// every seal's batch), or =beside (the same, lone blocks in lanes): tests
+// and measurements run any of them anywhere; read once, at load
+// (kKeyBesideBatch, kLoneBlockInGpr, kShortOpenKeyInGpr).
 KeyBeside key_beside_batch(const CpuFeatures& f) noexcept;
 KeyBeside key_beside_batch_here() noexcept;
 bool lone_block_in_gpr(const CpuFeatures& f) noexcept;
 bool lone_block_in_gpr_here() noexcept;
+bool short_open_key_in_gpr(const CpuFeatures& f) noexcept;
+bool short_open_key_in_gpr_here() noexcept;
 
 // Poly1305 runs of 20-23 blocks with one vector accumulator (avx2/tuning.hpp,
 // kOneAccumulatorMin): Zen 4.
@@ -48,5 +53,6 @@ bool poly1305_one_accumulator(const CpuFeatures& f) noexcept;
 inline const KeyBeside kKeyBesideBatch = key_beside_batch_here();
 inline const bool kPoly1305OneAccumulator = poly1305_one_accumulator(cpu_features_raw());
 inline const bool kLoneBlockInGpr = lone_block_in_gpr_here();
+inline const bool kShortOpenKeyInGpr = short_open_key_in_gpr_here();
 
 }  // namespace stitch::kern::avx2

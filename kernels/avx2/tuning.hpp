@@ -1,9 +1,9 @@
 // The AVX2 set's cut-offs. One design serves every AVX2 CPU: its speed comes
 // from where the batch's rounds keep their words (avx2/batch_rounds.hpp),
-// not from per-CPU tuning. Three choices differ by CPU, where a measurement
-// showed it at least 3% faster: where block 0 and lone blocks run (Zen 4,
-// Zen 5, Emerald Rapids), and the vector Poly1305's shape for 20-23 blocks
-// (Zen 4), below; the values here were measured where they say
+// not from per-CPU tuning. Four choices differ by CPU, where a measurement
+// showed it at least 3% faster: where block 0 runs in seals, in short opens
+// and alone (Zen 4, Zen 5, Emerald Rapids), and the vector Poly1305's shape
+// for 20-23 blocks (Zen 4), below; the values here were measured where they say
 // (docs/kernels.md, "The AVX2 set").
 #pragma once
 
@@ -94,7 +94,7 @@ constexpr bool key_beside_takes(KeyBeside rule, size_t len) {
 }
 
 inline constexpr uint32_t kKeyBesideBatchFamily = 0x1a;  // and Zen 4 (family 0x19, set.cpp)
-inline constexpr uint32_t kKeyBesideBatchIntelModel = 0xcf;  // family 6
+inline constexpr uint32_t kEmeraldRapidsModel = 0xcf;  // Intel family 6
 
 // A block with nothing beside it (raw ChaCha20's single block, block 0 of a
 // record with no text, block 0 and the text of a short open) runs in
@@ -107,6 +107,25 @@ inline constexpr uint32_t kKeyBesideBatchIntelModel = 0xcf;  // family 6
 // pair is the quicker or level, as OpenSSL's default provider runs one
 // block in a vector register there.
 inline constexpr uint32_t kLoneBlockInGprFamily = 0x1a;
+
+// An open of 65-192 bytes (two or three text blocks) with the MAC not keyed
+// yet runs block 0 in general-purpose registers beside the text's one or
+// two row pairs, and the MAC absorbs the ciphertext beside the rows' last
+// double rounds (avx2/aead_short.hpp, open_beside_rows), on every CPU but
+// Emerald Rapids: measured on Zen 5 (64 B 778 -> 558 core cycles, 128 B 852
+// -> 570, 192 B 910 -> 716) and Zen 4 (128 B 200 -> 190 ns) against block 0
+// in the rows' lane 0 and the MAC after the rounds. On Emerald Rapids
+// (Xeon, family 6 model 0xCF) block 0 takes lane 0 of two row pairs and
+// the MAC follows the rounds (open_after_rows), as a 1-64 byte open does
+// wherever lone blocks run in lanes: two double rounds of block 0 beside
+// each row double round are integer work the core's other thread competes
+// for. Measured there (kernel, AVX-512 hidden, both ways in one process,
+// December 2026), lanes / beside: 65 B 0.96, 128 B 0.98, 129 B 0.89, 192 B
+// 0.91 with the host idle, 0.60-0.86 in its busy phases (inferred: a busy
+// SMT sibling); through EVP, opens of 129-192 B 1.74-1.92x -> 1.89-2.22x
+// the default (docs/benchmarks.md).
+// Sapphire Rapids and Alder/Raptor Lake's P-cores, the same core, were not
+// measured and keep the design's default.
 
 // Opens of at most this many bytes with the MAC not keyed yet take the short
 // path (avx2/aead_short.hpp): the key block and the MAC beside one run of

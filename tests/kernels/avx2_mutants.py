@@ -203,20 +203,24 @@ mutants = [
     ("rows beside other work: pair 1's diagonal turns rows c and d the wrong way", ROWS,
      'STITCH_DIAGONALIZE("%[a1]", "%[c1]", "%[d1]")', 'STITCH_DIAGONALIZE("%[a1]", "%[d1]", "%[c1]")'),
     # Block 0 and lone blocks as a row pair where vector operations take one
-    # cycle (kLoneBlockInGpr false: STITCH_AVX2_KEY_BLOCK=lane, Zen 4).
+    # cycle (kLoneBlockInGpr false: STITCH_AVX2_KEY_BLOCK=lane, Zen 4), and a
+    # 65-192 byte open's block 0 in the rows' lane 0 (kShortOpenKeyInGpr
+    # false: lane, Emerald Rapids).
     ("key block alone as a row pair: the MAC keyed from block 1", AEAD,
      "        key_mac(st, acc, ks[0], 0);\n        wipe_upto(ks, 1);", "        key_mac(st, acc, ks[0], 1);\n        wipe_upto(ks, 1);"),
-    ("one-block open in a pair: the MAC keyed from the text's block", SHORT,
+    ("open with block 0 in the rows: the MAC keyed from the text's first block", SHORT,
      "    key_mac(st, acc, ks[0], 0);\n    mac_update(acc, st.mac, ct, len);",
      "    key_mac(st, acc, ks[0], 1);\n    mac_update(acc, st.mac, ct, len);"),
-    ("one-block open in a pair: the last ciphertext byte left out of the MAC", SHORT,
+    ("open with block 0 in the rows: the last ciphertext byte left out of the MAC", SHORT,
      "mac_update(acc, st.mac, ct, len);", "mac_update(acc, st.mac, ct, len - 1);"),
-    ("one-block open in a pair: the counter advanced one block, not two", SHORT,
-     "chacha_advance(st.chacha.ctr, 2);", "chacha_advance(st.chacha.ctr, 1);"),
-    ("one-block open in a pair: the text read from lane 0 (block 0's keystream)", SHORT,
+    ("open with block 0 in the rows: the counter not advanced past block 0", SHORT,
+     "const size_t blocks = 1 + blocks_for(len);", "const size_t blocks = blocks_for(len);"),
+    ("open with block 0 in the rows: the text read from lane 0 (block 0's keystream)", SHORT,
      "        first = 1;\n", "        first = 0;\n"),
-    ("one-block open in a pair: two-block texts too (a lane the pair lacks)", SHORT,
-     "!kLoneBlockInGpr && len <= kChaChaBlock", "!kLoneBlockInGpr && len <= 2 * kChaChaBlock"),
+    ("open with block 0 in the rows: two-block texts in one pair (a lane the pair lacks)", SHORT,
+     "const bool one_block = len <= kChaChaBlock;", "const bool one_block = len <= 2 * kChaChaBlock;"),
+    ("open with block 0 in the rows: three-block texts in one pair", SHORT,
+     ": open_after_rows<2>(st, ks, ct, len);", "\n               : len <= 2 * kChaChaBlock ? open_after_rows<2>(st, ks, ct, len) : open_after_rows<1>(st, ks, ct, len);"),
     ("streamed short open: written from lane 0 whatever block 0 took", SHORT,
      "emit(st, ks, first, in, out, len);", "emit(st, ks, 0, in, out, len);"),
     ("whole-record short open: written from lane 0 whatever block 0 took", "kernels/avx2/aead_record.cpp",

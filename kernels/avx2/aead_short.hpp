@@ -6,8 +6,9 @@
 // after the rounds, as the CPU rules say (avx2/tuning.hpp). A whole-record
 // open so has the tag over the ciphertext before a byte is written and
 // writes (in ^ keystream) masked by the verdict: the plaintext of an
-// authentic record, zeros otherwise, with no branch on the tag. (Short seals take the one pass, avx2/aead_pass.hpp:
-// their MAC needs the ciphertext, so it cannot run beside the rounds.)
+// authentic record, zeros otherwise, with no branch on the tag. (Short
+// seals take the one pass, avx2/aead_pass.hpp: their MAC needs the
+// ciphertext, so it cannot run beside the rounds.)
 // Included by the two entry points, avx2/aead_text.cpp and
 // avx2/aead_record.cpp.
 #pragma once

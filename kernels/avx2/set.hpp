@@ -47,7 +47,7 @@ bool short_open_key_in_gpr(const CpuFeatures& f) noexcept;
 bool short_open_key_in_gpr_here() noexcept;
 
 // Poly1305 runs of 20-23 blocks with one vector accumulator (avx2/tuning.hpp,
-// kOneAccumulatorMin): Zen 4.
+// kOneAccumulatorMin): Zen 4, Emerald Rapids.
 bool poly1305_one_accumulator(const CpuFeatures& f) noexcept;
 
 inline const KeyBeside kKeyBesideBatch = key_beside_batch_here();

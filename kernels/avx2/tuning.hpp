@@ -21,7 +21,8 @@ namespace stitch::kern::avx2 {
 // 262 cycles against 304 for MULX, 16 blocks 232 against 238).
 inline constexpr size_t kVectorPolyMin = 20;
 
-// Where the CPU rule says so (avx2::poly1305_one_accumulator: Zen 4), runs
+// Where the CPU rule says so (avx2::poly1305_one_accumulator: Zen 4,
+// Emerald Rapids), runs
 // of kOneAccumulatorMin up to kOneAccumulatorEnd blocks take the vector code
 // with one accumulator and r..r^4 only (poly1305_blocks_avx2_vector_one),
 // a lower fixed cost than two accumulators' r..r^8, though each group then
@@ -32,6 +33,12 @@ inline constexpr size_t kVectorPolyMin = 20;
 // 352 B 0.99-1.01x -> 1.03-1.05x. At 16 blocks it beat MULX in a call (214
 // against 238 cycles) but not through EVP (256-288 B 1.05-1.06x either
 // way: the MULX chain overlaps the next message), so MULX keeps those.
+// Measured on Emerald Rapids (Xeon, family 6 model 0xCF, December 2026,
+// both forms in one process, one / two by the median): 20 blocks
+// 0.92-0.93, 22 0.93-0.94, 23 0.94-0.96, 24 0.96-0.99 (under 3% in one
+// pass of three, so two from there, as on Zen 4), 26-31 0.94-0.98, 32
+// 0.98, 48 level, 64 and up 0.98-1.08; through EVP without AVX-512,
+// POLY1305 320-383 B 1.02-1.07x -> 1.10-1.15x the default.
 // Zen 5, whose vector adds take two cycles, would make each step's wait
 // twice as long: not measured, so it keeps two accumulators, as do the
 // cores not measured.

@@ -187,12 +187,17 @@ void expect_rule(bool (*rule)(const CpuFeatures&) noexcept, std::initializer_lis
     EXPECT_FALSE(rule(other)) << "Intel with " << kRows[*yes.begin()].cpu << "'s family and model";
 }
 
-// The vector Poly1305's one-accumulator form for 20-23 blocks on Zen 4 only,
-// where it was measured faster; two accumulators elsewhere (Zen 5 and the
-// rest unmeasured). Rows: 17, 18 Zen 4 (Genoa, Raphael); 19 Zen 5; 15 Zen 2;
-// 16 Zen 3; 12 Emerald Rapids; 3 Alder Lake.
-TEST(DispatchRule, Avx2Poly1305OneAccumulatorOnZen4Only) {
-    expect_rule(kern::avx2::poly1305_one_accumulator, {17, 18}, {19, 15, 16, 12, 3});
+// The vector Poly1305's one-accumulator form for 20-23 blocks on Zen 4 and
+// Emerald Rapids, where it was measured faster; two accumulators elsewhere
+// (Zen 5 and the rest unmeasured, Sapphire Rapids and Granite Rapids
+// included). Rows: 17, 18 Zen 4 (Genoa, Raphael); 12 Emerald Rapids; 19 Zen
+// 5; 15 Zen 2; 16 Zen 3; 3 Alder Lake; 11 Sapphire Rapids; 13 Granite
+// Rapids.
+TEST(DispatchRule, Avx2Poly1305OneAccumulatorOnZen4AndEmeraldRapids) {
+    expect_rule(kern::avx2::poly1305_one_accumulator, {17, 18, 12}, {19, 15, 16, 3, 11, 13});
+    CpuFeatures amd = features(kRows[12]);
+    amd.vendor = CpuVendor::amd;
+    EXPECT_FALSE(kern::avx2::poly1305_one_accumulator(amd)) << "AMD with Emerald Rapids' family and model";
 }
 
 // A block with nothing beside it in general registers on Zen 5 only (two-

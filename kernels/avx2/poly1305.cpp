@@ -1,8 +1,9 @@
 // Poly1305 over whole blocks for the AVX2 set (Impl::poly1305_blocks): MULX
 // for runs shorter than avx2::kVectorPolyMin blocks, the four-lane vector
 // code (x86/poly1305_vector.hpp) from there; on Zen 4 and Emerald Rapids
-// its one-accumulator form for 20-23 blocks (avx2/tuning.hpp). Buffering, padding and the
-// final reduction stay in portable/poly1305.cpp, shared by every kernel set.
+// its one-accumulator form for 20-23 blocks (avx2/tuning.hpp). Buffering,
+// padding and the final reduction stay in portable/poly1305.cpp, shared by
+// every kernel set.
 #include <immintrin.h>
 
 #include "kernels/avx2/kernels.hpp"

@@ -3,8 +3,8 @@
 // not from per-CPU tuning. Four choices differ by CPU, where a measurement
 // showed it at least 3% faster: where block 0 runs in seals, in short opens
 // and alone (Zen 4, Zen 5, Emerald Rapids), and the vector Poly1305's shape
-// for 20-23 blocks (Zen 4), below; the values here were measured where they say
-// (docs/kernels.md, "The AVX2 set").
+// for 20-23 blocks (Zen 4, Emerald Rapids), below; the values here were
+// measured where they say (docs/kernels.md, "The AVX2 set").
 #pragma once
 
 #include <cstddef>
@@ -22,10 +22,9 @@ namespace stitch::kern::avx2 {
 inline constexpr size_t kVectorPolyMin = 20;
 
 // Where the CPU rule says so (avx2::poly1305_one_accumulator: Zen 4,
-// Emerald Rapids), runs
-// of kOneAccumulatorMin up to kOneAccumulatorEnd blocks take the vector code
-// with one accumulator and r..r^4 only (poly1305_blocks_avx2_vector_one),
-// a lower fixed cost than two accumulators' r..r^8, though each group then
+// Emerald Rapids), runs of kOneAccumulatorMin up to kOneAccumulatorEnd
+// blocks take the vector code with one accumulator and r..r^4 only
+// (poly1305_blocks_avx2_vector_one), a lower fixed cost than two accumulators' r..r^8, though each group then
 // waits out a whole step. Measured on Zen 4 (EPYC model 0x11, December
 // 2026, g++ 12), cycles a call: 20 blocks 245 against 262 for two
 // accumulators, 24 blocks 275 against 282 (under 3%, so two from there), 28

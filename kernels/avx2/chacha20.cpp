@@ -53,7 +53,8 @@ STITCH_INLINE_AVX2_BMI2 void run(ChaChaState& st, const uint8_t*& in, uint8_t*& 
 
 }  // namespace
 
-STITCH_TARGET_AVX2_BMI2 void chacha20_blocks_avx2(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t nblocks) noexcept {
+STITCH_TARGET_AVX2_BMI2 void chacha20_blocks_avx2(ChaChaState& st, const uint8_t* in, uint8_t* out,
+                                                  size_t nblocks) noexcept {
     U32x8::clean_upper();  // see clean_upper
     if (in && nblocks >= kBatchBlocks - 1) {
         avx2::BatchRun batches(st);

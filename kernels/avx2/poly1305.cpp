@@ -1,9 +1,9 @@
 // Poly1305 over whole blocks for the AVX2 set (Impl::poly1305_blocks): MULX
 // for runs shorter than avx2::kVectorPolyMin blocks, the four-lane vector
-// code (x86/poly1305_vector.hpp) from there; on Zen 4 and Emerald Rapids
-// its one-accumulator form for 20-23 blocks (avx2/tuning.hpp). Buffering,
-// padding and the final reduction stay in portable/poly1305.cpp, shared by
-// every kernel set.
+// code (x86/poly1305_vector.hpp) from there; its one-accumulator form for
+// 20-23 blocks on Zen 4 and 20-31 on Emerald Rapids (avx2/tuning.hpp).
+// Buffering, padding and the final reduction stay in portable/poly1305.cpp,
+// shared by every kernel set.
 #include <immintrin.h>
 
 #include "kernels/avx2/kernels.hpp"
@@ -34,8 +34,7 @@ void poly1305_blocks_mulx(Poly1305State& st, const uint8_t* in, size_t nblocks) 
 }
 
 void poly1305_blocks_avx2(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept {
-    if (avx2::kPoly1305OneAccumulator && nblocks >= avx2::kOneAccumulatorMin &&
-        nblocks < avx2::kOneAccumulatorEnd)
+    if (nblocks >= avx2::kOneAccumulatorMin && nblocks < avx2::kPoly1305OneAccumulatorEnd)
         poly1305_blocks_avx2_vector_one(st, in, nblocks);
     else if (nblocks < avx2::kVectorPolyMin)
         mulx_blocks(st, in, nblocks);

@@ -87,7 +87,11 @@ bool lone_block_in_gpr(const CpuFeatures& f) noexcept {
 
 bool short_open_key_in_gpr(const CpuFeatures& f) noexcept { return !emerald_rapids(f); }
 
-bool poly1305_one_accumulator(const CpuFeatures& f) noexcept { return zen4(f) || emerald_rapids(f); }
+size_t poly1305_one_accumulator_end(const CpuFeatures& f) noexcept {
+    if (zen4(f)) return kOneAccumulatorEndZen4;
+    if (emerald_rapids(f)) return kOneAccumulatorEndEmeraldRapids;
+    return 0;
+}
 
 KeyBeside key_beside_batch_here() noexcept {
     const BlockPlace forced = forced_block_place();

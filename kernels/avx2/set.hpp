@@ -46,12 +46,13 @@ bool lone_block_in_gpr_here() noexcept;
 bool short_open_key_in_gpr(const CpuFeatures& f) noexcept;
 bool short_open_key_in_gpr_here() noexcept;
 
-// Poly1305 runs of 20-23 blocks with one vector accumulator (avx2/tuning.hpp,
-// kOneAccumulatorMin): Zen 4, Emerald Rapids.
-bool poly1305_one_accumulator(const CpuFeatures& f) noexcept;
+// Poly1305 runs of kOneAccumulatorMin blocks up to this (exclusive) take one
+// vector accumulator (avx2/tuning.hpp): 24 on Zen 4, 32 on Emerald Rapids,
+// and elsewhere 0, no run.
+size_t poly1305_one_accumulator_end(const CpuFeatures& f) noexcept;
 
 inline const KeyBeside kKeyBesideBatch = key_beside_batch_here();
-inline const bool kPoly1305OneAccumulator = poly1305_one_accumulator(cpu_features_raw());
+inline const size_t kPoly1305OneAccumulatorEnd = poly1305_one_accumulator_end(cpu_features_raw());
 inline const bool kLoneBlockInGpr = lone_block_in_gpr_here();
 inline const bool kShortOpenKeyInGpr = short_open_key_in_gpr_here();
 

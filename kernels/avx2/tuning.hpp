@@ -3,8 +3,8 @@
 // not from per-CPU tuning. Four choices differ by CPU, where a measurement
 // showed it at least 3% faster: where block 0 runs in seals, in short opens
 // and alone (Zen 4, Zen 5, Emerald Rapids), and the vector Poly1305's shape
-// for 20-23 blocks (Zen 4, Emerald Rapids), below; the values here were
-// measured where they say (docs/kernels.md, "The AVX2 set").
+// from 20 blocks (Zen 4 to 23, Emerald Rapids to 31), below; the values
+// here were measured where they say (docs/kernels.md, "The AVX2 set").
 #pragma once
 
 #include <cstddef>
@@ -21,28 +21,33 @@ namespace stitch::kern::avx2 {
 // 262 cycles against 304 for MULX, 16 blocks 232 against 238).
 inline constexpr size_t kVectorPolyMin = 20;
 
-// Where the CPU rule says so (avx2::poly1305_one_accumulator: Zen 4,
-// Emerald Rapids), runs of kOneAccumulatorMin up to kOneAccumulatorEnd
-// blocks take the vector code with one accumulator and r..r^4 only
-// (poly1305_blocks_avx2_vector_one), a lower fixed cost than two accumulators' r..r^8, though each group then
-// waits out a whole step. Measured on Zen 4 (EPYC model 0x11, December
-// 2026, g++ 12), cycles a call: 20 blocks 245 against 262 for two
-// accumulators, 24 blocks 275 against 282 (under 3%, so two from there), 28
-// level; through EVP, POLY1305 320 B 0.98-0.99x -> 1.04-1.05x the default,
-// 352 B 0.99-1.01x -> 1.03-1.05x. At 16 blocks it beat MULX in a call (214
-// against 238 cycles) but not through EVP (256-288 B 1.05-1.06x either
-// way: the MULX chain overlaps the next message), so MULX keeps those.
+// Where the CPU rule says so (avx2::poly1305_one_accumulator_end: Zen 4,
+// Emerald Rapids), runs of kOneAccumulatorMin blocks up to that CPU's end
+// take the vector code with one accumulator and r..r^4 only
+// (poly1305_blocks_avx2_vector_one), a lower fixed cost than two
+// accumulators' r..r^8, though each group then waits out a whole step.
+// Measured on Zen 4 (EPYC model 0x11, December 2026, g++ 12), cycles a
+// call: 20 blocks 245 against 262 for two accumulators, 24 blocks 275
+// against 282 (under 3%, so two from there), 28 level; through EVP,
+// POLY1305 320 B 0.98-0.99x -> 1.04-1.05x the default, 352 B 0.99-1.01x ->
+// 1.03-1.05x. At 16 blocks it beat MULX in a call (214 against 238 cycles)
+// but not through EVP (256-288 B 1.05-1.06x either way: the MULX chain
+// overlaps the next message), so MULX keeps those.
 // Measured on Emerald Rapids (Xeon, family 6 model 0xCF, December 2026,
-// both forms in one process, one / two by the median): 20 blocks
-// 0.92-0.93, 22 0.93-0.94, 23 0.94-0.96, 24 0.96-0.99 (under 3% in one
-// pass of three, so two from there, as on Zen 4), 26-31 0.94-0.98, 32
-// 0.98, 48 level, 64 and up 0.98-1.08; through EVP without AVX-512,
-// POLY1305 320-383 B 1.02-1.07x -> 1.10-1.15x the default.
+// both forms in one process, one / two by the median): 20-23 blocks
+// 0.92-0.96, 24-31 0.95-0.98 when the host was idle (25 and 27, three
+// groups and a lead, 0.98-0.99) and 0.93-0.95 when it was busy, 32-40
+// 0.97-1.00 idle (0.94-0.95 busy), 64 and up 0.98-1.08; through EVP without
+// AVX-512, POLY1305 320-383 B 1.02-1.07x -> 1.10-1.15x the default, and
+// with the end at 32 (nine alternating processes of each) 384 B
+// 1.02-1.15x -> 1.14-1.18x, 448 B 1.06-1.13x -> 1.13-1.16x, 496 B
+// 0.99-1.09x -> 1.09-1.13x. So its end is 32 there.
 // Zen 5, whose vector adds take two cycles, would make each step's wait
 // twice as long: not measured, so it keeps two accumulators, as do the
 // cores not measured.
 inline constexpr size_t kOneAccumulatorMin = kVectorPolyMin;
-inline constexpr size_t kOneAccumulatorEnd = 24;
+inline constexpr size_t kOneAccumulatorEndZen4 = 24;
+inline constexpr size_t kOneAccumulatorEndEmeraldRapids = 32;
 
 // An open's first call (block 0 and text blocks whose ciphertext is then
 // absorbed with no rounds beside it) takes the text's blocks mod 8 when

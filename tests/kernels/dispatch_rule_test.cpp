@@ -187,17 +187,25 @@ void expect_rule(bool (*rule)(const CpuFeatures&) noexcept, std::initializer_lis
     EXPECT_FALSE(rule(other)) << "Intel with " << kRows[*yes.begin()].cpu << "'s family and model";
 }
 
-// The vector Poly1305's one-accumulator form for 20-23 blocks on Zen 4 and
-// Emerald Rapids, where it was measured faster; two accumulators elsewhere
-// (Zen 5 and the rest unmeasured, Sapphire Rapids and Granite Rapids
-// included). Rows: 17, 18 Zen 4 (Genoa, Raphael); 12 Emerald Rapids; 19 Zen
-// 5; 15 Zen 2; 16 Zen 3; 3 Alder Lake; 11 Sapphire Rapids; 13 Granite
-// Rapids.
-TEST(DispatchRule, Avx2Poly1305OneAccumulatorOnZen4AndEmeraldRapids) {
-    expect_rule(kern::avx2::poly1305_one_accumulator, {17, 18, 12}, {19, 15, 16, 3, 11, 13});
+// The vector Poly1305's one-accumulator form from kOneAccumulatorMin blocks
+// up to 24 on Zen 4 and 32 on Emerald Rapids, where each was measured
+// faster; no run of it elsewhere (Zen 5 and the rest unmeasured, Sapphire
+// Rapids and Granite Rapids included), every row of the table checked.
+TEST(DispatchRule, Avx2Poly1305OneAccumulatorEnds) {
+    for (const Row& row : kRows) {
+        const std::string_view cpu = row.cpu;
+        const size_t want = cpu.starts_with("Zen 4") ? 24 : cpu == "Emerald Rapids" ? 32 : 0;
+        EXPECT_EQ(kern::avx2::poly1305_one_accumulator_end(features(row)), want) << row.cpu;
+    }
     CpuFeatures amd = features(kRows[12]);
     amd.vendor = CpuVendor::amd;
-    EXPECT_FALSE(kern::avx2::poly1305_one_accumulator(amd)) << "AMD with Emerald Rapids' family and model";
+    EXPECT_EQ(kern::avx2::poly1305_one_accumulator_end(amd), 0u) << "AMD with Emerald Rapids' family and model";
+    CpuFeatures intel = features(kRows[17]);
+    intel.vendor = CpuVendor::intel;
+    EXPECT_EQ(kern::avx2::poly1305_one_accumulator_end(intel), 0u) << "Intel with Zen 4's family and model";
+    // Both ends past the start, or the CPUs named would get no run at all.
+    EXPECT_GT(kern::avx2::kOneAccumulatorEndZen4, kern::avx2::kOneAccumulatorMin);
+    EXPECT_GT(kern::avx2::kOneAccumulatorEndEmeraldRapids, kern::avx2::kOneAccumulatorMin);
 }
 
 // A block with nothing beside it in general registers on Zen 5 only (two-

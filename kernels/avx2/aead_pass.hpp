@@ -19,6 +19,7 @@
 #include <algorithm>
 
 #include "kernels/avx2/aead.hpp"
+#include "kernels/avx2/kernels.hpp"
 #include "kernels/avx2/set.hpp"
 #include "kernels/avx2/tuning.hpp"
 #include "kernels/x86/poly1305_vector.hpp"
@@ -202,11 +203,13 @@ private:
     }
 
     // `whole` blocks from mac, with nothing beside them: long runs take the
-    // four-lane vector Poly1305, now that the vector units are free.
+    // four-lane vector Poly1305, now that the vector units are free, in the
+    // shape the CPU rule gives their count (poly1305_blocks_avx2: one
+    // accumulator for 20-31 blocks on Emerald Rapids, 20-23 on Zen 4).
     STITCH_INLINE_AVX2_BMI2 void absorb_whole(size_t whole) {
         if (whole >= kVectorPolyMin) {
             mulx::store(st_.mac, acc_);
-            poly1305_blocks_avx2_vector(st_.mac, ct_ + mac_, whole);
+            poly1305_blocks_avx2(st_.mac, ct_ + mac_, whole);
             acc_ = mulx::load(st_.mac);
         } else {
             mulx::blocks(acc_, ct_ + mac_, whole);

@@ -236,8 +236,9 @@ mutants = [
      "multiply_add(d, a, odd ? m.near : m.far);", "multiply_add(d, a, odd ? m.far : m.near);"),
     ("vector Poly1305: r^5..r^8 from r^3 (the parked multiplier)", VECTOR,
      "    m.step = multiplier(permute<0xff>(low));\n", "    m.step = multiplier(permute<0xaa>(low));\n"),
-    # Its one-accumulator form (Zen 4's 20-23 blocks; poly1305_avx2_test
-    # forces it on every CPU).
+    # Its one-accumulator form (Zen 4's 20-23 blocks, Emerald Rapids' 20-31,
+    # there also a seal's trailing MAC; poly1305_avx2_test forces it on
+    # every CPU).
     ("vector Poly1305, one accumulator: the last multiply by r^4 in every lane", VECTOR,
      "    multiply_add(d, a, m.near);\n    finish(acc, d);", "    multiply_add(d, a, m.step);\n    finish(acc, d);"),
     ("vector Poly1305, one accumulator: the last group left out", VECTOR,

@@ -22,7 +22,6 @@
 #include "kernels/avx2/kernels.hpp"
 #include "kernels/avx2/set.hpp"
 #include "kernels/avx2/tuning.hpp"
-#include "kernels/x86/poly1305_vector.hpp"
 #include "kernels/bytes.hpp"
 
 namespace stitch::kern::avx2 {

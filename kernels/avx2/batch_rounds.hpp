@@ -468,7 +468,7 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
                      : [f] "r"(&frame), [two] "r"(two), [eight] "m"(kEights), [seven] "m"(kSevens), \
                        STITCH_MASKS                                                                 \
                      : "cc", "memory", STITCH_VECTOR_CLOBBERS)
-#define STITCH_BATCH_NINE                                                                           \
+#define STITCH_BATCH_NINE(OUT)                                                                      \
     __asm__ volatile(STITCH_LOAD_WORDS                                                              \
                      STITCH_LONE_LOAD                                                               \
                      "movl $10, 688(%[f])\n"                                                         \
@@ -477,7 +477,7 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
                      "decl 688(%[f])\n\t"                                                           \
                      "jnz 1b\n\t"                                                                  \
                      STITCH_LONE_KEY_OUT                                                            \
-                     STITCH_XOR_OUT                                                                 \
+                     OUT                                                                            \
                      : [sa0] "=&r"(sa[0]), [sa1] "=&r"(sa[1]), [sa2] "=&r"(sa[2]), [sa3] "=&r"(sa[3]), \
                        [sb0] "=&r"(sb[0]), [sb1] "=&r"(sb[1]), [sb2] "=&r"(sb[2]), [sb3] "=&r"(sb[3]), \
                        [scp] "=&r"(scp), [scq] "=&r"(scq), [g0] "=&r"(g0), [g1] "=&r"(g1) \
@@ -552,14 +552,19 @@ STITCH_INLINE_AVX2_BMI2 void batches_xor(BatchFrame& frame, mulx::PolyAcc& acc, 
     STITCH_BATCH_MAC_RUN;
 }
 
-// Nine blocks: frame.out[0..512) = frame.in ^ the keystream of the eight
-// blocks of frame.x (in == out allowed) and, in general-purpose registers
-// beside their rounds, a ninth with lane 0's words but the counter words in
+// Nine blocks: what batch<O> makes of the eight blocks of frame.x
+// (xor_input or keystream) and, in general-purpose registers beside their
+// rounds, a ninth with lane 0's words but the counter words in
 // frame.lone_words[12..16), its first 32 bytes left in
 // frame.lone_words[0..8) as little-endian words.
+template <Out O>
 STITCH_INLINE_AVX2_BMI2 void batch_nine(BatchFrame& frame) {
+    static_assert(O != Out::xor_seven);
     uint64_t sa[4], sb[4], scp, scq, g0, g1;
-    STITCH_BATCH_NINE;
+    if constexpr (O == Out::xor_input)
+        STITCH_BATCH_NINE(STITCH_XOR_OUT);
+    else
+        STITCH_BATCH_NINE(STITCH_KEYSTREAM_OUT);
 }
 
 #undef STITCH_BATCH_NINE

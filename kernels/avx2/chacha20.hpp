@@ -112,14 +112,16 @@ public:
     // first 32 bytes into key (r ‖ s, little-endian words).
     STITCH_INLINE_AVX2_BMI2 void xor_batch_beside_block0(const ChaChaState& st, const uint8_t* in, uint8_t* out,
                                                          uint64_t key[4]) {
-        uint32_t lanes[4] = {st.ctr[0], st.ctr[1], st.ctr[2], st.ctr[3]};
-        chacha_advance(lanes, 1);
-        set_counter(lanes);
-        for (int i = 0; i < 4; ++i) frame_.lone_words[12 + i] = st.ctr[i];
         frame_.in = in, frame_.out = out;
-        batch_nine(frame_);
-        for (int i = 0; i < 4; ++i)
-            key[i] = frame_.lone_words[2 * i] | uint64_t(frame_.lone_words[2 * i + 1]) << 32;
+        beside_block0<Out::xor_input>(st, key);
+    }
+
+    // The same nine blocks with the eight's keystream into ks instead (the
+    // layout of keystream above), for a text of under a batch.
+    STITCH_INLINE_AVX2_BMI2 void keystream_beside_block0(const ChaChaState& st, U32x8 (&ks)[1][16],
+                                                         uint64_t key[4]) {
+        frame_.out = reinterpret_cast<uint8_t*>(ks[0]);
+        beside_block0<Out::keystream>(st, key);
     }
 
     STITCH_INLINE_AVX2_BMI2 void wipe() { frame_.wipe(); }
@@ -127,6 +129,17 @@ public:
     STITCH_INLINE_AVX2_BMI2 void wipe_words() { frame_.wipe_words(); }
 
 private:
+    template <Out O>
+    STITCH_INLINE_AVX2_BMI2 void beside_block0(const ChaChaState& st, uint64_t key[4]) {
+        uint32_t lanes[4] = {st.ctr[0], st.ctr[1], st.ctr[2], st.ctr[3]};
+        chacha_advance(lanes, 1);
+        set_counter(lanes);
+        for (int i = 0; i < 4; ++i) frame_.lone_words[12 + i] = st.ctr[i];
+        batch_nine<O>(frame_);
+        for (int i = 0; i < 4; ++i)
+            key[i] = frame_.lone_words[2 * i] | uint64_t(frame_.lone_words[2 * i + 1]) << 32;
+    }
+
     STITCH_INLINE_AVX2_BMI2 void set_counter(const ChaChaState& st) { set_counter(st.ctr); }
     STITCH_INLINE_AVX2_BMI2 void set_counter(const uint32_t ctr[4]) {
         const U32x8 ctr0 = U32x8::splat(ctr[0]);

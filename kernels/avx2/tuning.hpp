@@ -90,18 +90,25 @@ inline constexpr size_t kOpenFirstMax = 4;
 // host's busy phases (inferred: a busy SMT sibling); where it does not,
 // 0.98-1.01 idle and 1.02-1.09 busy (576-2112 B), and 1.02 at 960 B
 // either way (docs/benchmarks.md). Zen 4 and Zen 5 were measured in idle
-// phases only and keep it for every seal of a batch or more.
+// phases only and keep it for every seal of eight text blocks or more.
 enum class KeyBeside : uint8_t {
     never,           // block 0 in lane 0 beside seven text blocks
-    every_seal,      // every seal of at least a batch of text (Zen 4, Zen 5)
+    every_seal,      // every seal of at least eight text blocks (Zen 4, Zen 5)
     saving_a_batch,  // only where the text's blocks are a multiple of eight (Emerald Rapids)
 };
 
-// Whether a seal's first call of len bytes takes block 0 beside a batch.
+// Whether a seal's first call of len bytes takes block 0 beside a batch:
+// from eight text blocks on (449 bytes), the last one partial or not. A
+// text of 449-511 bytes takes the batch's keystream into a buffer; lane 0
+// would take a batch for block 0 and seven blocks, then another for the
+// eighth. Measured on Emerald Rapids (kernel, AVX-512 hidden, December
+// 2026): a 449-511 byte seal in two batches cost 1300-1370 TSC ticks by the
+// median, a 512-byte one beside 1090 (docs/benchmarks.md). Zen 4 and Zen 5
+// were measured from 512 bytes only.
 constexpr bool key_beside_takes(KeyBeside rule, size_t len) {
-    constexpr size_t kBatchBytes = 8 * kChaChaBlock;
-    if (len < kBatchBytes || rule == KeyBeside::never) return false;
-    return rule == KeyBeside::every_seal || (len + kChaChaBlock - 1) / kChaChaBlock % 8 == 0;
+    const size_t blocks = len / kChaChaBlock + (len % kChaChaBlock != 0);
+    if (blocks < 8 || rule == KeyBeside::never) return false;
+    return rule == KeyBeside::every_seal || blocks % 8 == 0;
 }
 
 inline constexpr uint32_t kKeyBesideBatchFamily = 0x1a;  // and Zen 4 (family 0x19, set.cpp)

@@ -183,6 +183,18 @@ mutants = [
      "key[i] = frame_.lone_words[2 * i + 1] | uint64_t(frame_.lone_words[2 * i]) << 32;"),
     ("seal after block 0 beside a batch: the counter advanced eight", PASS,
      "chacha_advance(st_.chacha.ctr, 1 + kBatchBlocks);", "chacha_advance(st_.chacha.ctr, kBatchBlocks);"),
+    ("seal of 449-511 bytes beside block 0: the last byte not written", PASS,
+     "emit(st_, ks, 0, in_, out_, len_);", "emit(st_, ks, 0, in_, out_, len_ - 1);"),
+    ("seal of 449-511 bytes beside block 0: the keystream buffer not wiped", PASS,
+     "        emit(st_, ks, 0, in_, out_, len_);\n        U32x8::wipe<16>(ks[0]);",
+     "        emit(st_, ks, 0, in_, out_, len_);"),
+    ("seal of 449-511 bytes beside block 0: the counter advanced eight", PASS,
+     "        chacha_advance(st_.chacha.ctr, 1 + kBatchBlocks);\n        pos_ = len_;",
+     "        chacha_advance(st_.chacha.ctr, kBatchBlocks);\n        pos_ = len_;"),
+    ("seal of 449-511 bytes beside block 0: the eighth block's first half from the seventh's", CHACHA,
+     "        frame_.out = reinterpret_cast<uint8_t*>(ks[0]);\n        beside_block0<Out::keystream>(st, key);",
+     "        frame_.out = reinterpret_cast<uint8_t*>(ks[0]);\n        beside_block0<Out::keystream>(st, key);\n"
+     "        ks[0][7] = ks[0][6];"),
     # Short opens: block 0 and the MAC beside the text's rows (avx2/aead_short.hpp).
     ("short open: block 0 one double round short", SHORT,
      "if (i < mac_rounds) block0.double_round();", "if (i + 1 < mac_rounds) block0.double_round();"),

@@ -153,17 +153,18 @@ TEST(DispatchRule, Avx2KeyBesideBatchOnZen4Zen5AndEmeraldRapidsOnly) {
     }
 }
 
-// Which seals take it under each rule: a batch of text or more, and under
-// Emerald Rapids' rule only a multiple of eight blocks (the last one partial
-// or not), where block 0 beside the first batch saves a batch statement.
+// Which seals take it under each rule: eight text blocks or more (the
+// eighth partial from 449 bytes), and under Emerald Rapids' rule only a
+// multiple of eight blocks (the last one partial or not), where block 0
+// beside the first batch saves a batch statement.
 TEST(DispatchRule, Avx2KeyBesideTakesTheSealsItSavesABatchFor) {
     using kern::avx2::KeyBeside;
     using kern::avx2::key_beside_takes;
-    for (size_t len : {0u, 1u, 64u, 448u, 511u}) {
+    for (size_t len : {0u, 1u, 64u, 447u, 448u}) {
         EXPECT_FALSE(key_beside_takes(KeyBeside::every_seal, len)) << len;
         EXPECT_FALSE(key_beside_takes(KeyBeside::saving_a_batch, len)) << len;
     }
-    for (size_t len : {512u, 961u, 1024u, 1536u, 2048u, 16384u, 65536u, 65535u, 16321u}) {
+    for (size_t len : {449u, 480u, 511u, 512u, 961u, 1024u, 1536u, 2048u, 16384u, 65536u, 65535u, 16321u}) {
         EXPECT_TRUE(key_beside_takes(KeyBeside::every_seal, len)) << len;
         EXPECT_TRUE(key_beside_takes(KeyBeside::saving_a_batch, len)) << len;
         EXPECT_FALSE(key_beside_takes(KeyBeside::never, len)) << len;

@@ -51,6 +51,13 @@ struct Impl {
     // XORs it from there.
     void (*chacha20_xor_last)(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t len,
                               uint8_t kept[kChaChaBlock]) noexcept = nullptr;
+
+    // The most blocks begun chacha20_xor_last takes: keystream_run (0 says
+    // the same), or keystream_run + 1 where the set's last run takes a
+    // whole run and the partial block after it in one go (the AVX2 set's
+    // nine-block statement); chacha_stream_xor then hands it an update's
+    // last run of keystream_run whole blocks with the partial one.
+    uint32_t xor_last_blocks = 0;
 };
 
 // What tests and benchmarks call an Impl: its label, else its name. Labels

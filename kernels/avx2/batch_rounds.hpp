@@ -370,6 +370,13 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
     STITCH_LONE_KEY_WORD(STITCH_SA2, 2) STITCH_LONE_KEY_WORD(STITCH_SA3, 3)                      \
     STITCH_LONE_KEY_WORD(STITCH_SB0, 4) STITCH_LONE_KEY_WORD(STITCH_SB1, 5)                      \
     STITCH_LONE_KEY_WORD(STITCH_SB2, 6) STITCH_LONE_KEY_WORD(STITCH_SB3, 7)
+// Then its c and d pairs home (c8, c9, d13, d12 at the end of the last
+// double round), so frame.lone_words[8..16) holds words 8..15 as the rounds
+// left them, before the output takes DP and DQ for its pointers: raw
+// ChaCha20's ninth block adds their input words back in C++.
+#define STITCH_LONE_HOME                                                                         \
+    STITCH_SSTORE(STITCH_SCP, 8) STITCH_SSTORE(STITCH_SCQ, 9)                                    \
+    STITCH_SSTORE(STITCH_SDP, 13) STITCH_SSTORE(STITCH_SDQ, 12)
 
 // The loop of ten double rounds with the MAC's slots, the credit topped
 // up by the batch's block count each double round, and the general
@@ -477,6 +484,7 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
                      "decl 688(%[f])\n\t"                                                           \
                      "jnz 1b\n\t"                                                                  \
                      STITCH_LONE_KEY_OUT                                                            \
+                     STITCH_LONE_HOME                                                               \
                      OUT                                                                            \
                      : [sa0] "=&r"(sa[0]), [sa1] "=&r"(sa[1]), [sa2] "=&r"(sa[2]), [sa3] "=&r"(sa[3]), \
                        [sb0] "=&r"(sb[0]), [sb1] "=&r"(sb[1]), [sb2] "=&r"(sb[2]), [sb3] "=&r"(sb[3]), \
@@ -556,7 +564,8 @@ STITCH_INLINE_AVX2_BMI2 void batches_xor(BatchFrame& frame, mulx::PolyAcc& acc, 
 // (xor_input or keystream) and, in general-purpose registers beside their
 // rounds, a ninth with lane 0's words but the counter words in
 // frame.lone_words[12..16), its first 32 bytes left in
-// frame.lone_words[0..8) as little-endian words.
+// frame.lone_words[0..8) as little-endian words and its words 8..15 after
+// the rounds, their input not added, in frame.lone_words[8..16).
 template <Out O>
 STITCH_INLINE_AVX2_BMI2 void batch_nine(BatchFrame& frame) {
     static_assert(O != Out::xor_seven);
@@ -575,6 +584,7 @@ STITCH_INLINE_AVX2_BMI2 void batch_nine(BatchFrame& frame) {
 #undef STITCH_NEXT_COUNTER
 #undef STITCH_XOR_OUT_AT_G
 #undef STITCH_OUT_AT_G
+#undef STITCH_LONE_HOME
 #undef STITCH_LONE_KEY_OUT
 #undef STITCH_LONE_KEY_WORD
 #undef STITCH_LONE_LOAD

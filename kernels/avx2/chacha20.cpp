@@ -58,19 +58,32 @@ STITCH_TARGET_AVX2_BMI2 void chacha20_blocks_avx2(ChaChaState& st, const uint8_t
     U32x8::clean_upper();  // see clean_upper
     if (in && nblocks >= kBatchBlocks - 1) {
         avx2::BatchRun batches(st);
-        if (const size_t run = nblocks / kBatchBlocks; run > 0) {
+        // The last nine blocks in one statement where the CPU rule says so.
+        const bool nine = avx2::kRawNineBlocks && nblocks > kBatchBlocks && nblocks % kBatchBlocks == 1;
+        if (const size_t run = nblocks / kBatchBlocks - nine; run > 0) {
             batches.xor_batches(st, in, out, run);
             chacha_advance(st.ctr, run * kBatchBlocks);
             in += run * kBatchBlocks * kChaChaBlock;
             out += run * kBatchBlocks * kChaChaBlock;
             nblocks -= run * kBatchBlocks;
         }
-        if (nblocks == kBatchBlocks - 1) {  // a tail of seven: the batch without its eighth block
+        if (nine) {
+            uint8_t last[kChaChaBlock];
+            batches.xor_nine(st, in, out, last);
+            batches.wipe();  // the ninth block's words
+            const size_t off = kBatchBlocks * kChaChaBlock;
+            xor_short(out + off, in + off, last, kChaChaBlock);
+            wipe(last, sizeof(last));
+            chacha_advance(st.ctr, kBatchBlocks + 1);
+            in += off + kChaChaBlock;
+            out += off + kChaChaBlock;
+            nblocks = 0;
+        } else if (nblocks == kBatchBlocks - 1) {  // a tail of seven: the batch without its eighth block
             batches.xor_seven(st, in, out);
             chacha_advance(st.ctr, nblocks);
             nblocks = 0;
         }
-        batches.wipe_words();  // no MAC, no ninth block
+        batches.wipe_words();  // no MAC; the ninth block's words wiped above
     }
     for (; nblocks >= kBatchBlocks; nblocks -= kBatchBlocks) run(st, in, out, kBatchBlocks);
     if (nblocks > 0) run(st, in, out, nblocks);
@@ -85,9 +98,25 @@ STITCH_TARGET_AVX2_BMI2 void chacha20_blocks_avx2(ChaChaState& st, const uint8_t
 STITCH_TARGET_AVX2_BMI2 void chacha20_xor_last_avx2(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t len,
                                                     uint8_t kept[kChaChaBlock]) noexcept {
     U32x8::clean_upper();
-    const size_t n = (len + kChaChaBlock - 1) / kChaChaBlock;  // 1..8
+    const size_t n = (len + kChaChaBlock - 1) / kChaChaBlock;  // 1..9 (Impl::xor_last_blocks)
     const size_t whole = len / kChaChaBlock;
-    if (n == 1 && avx2::kLoneBlockInGpr) {
+    if (n > kBatchBlocks) {
+        // Eight whole blocks and a partial one: the nine-block statement,
+        // or a batch and then the ninth as a lone block.
+        avx2::BatchRun batches(st);
+        if (avx2::kRawNineBlocks) {
+            batches.xor_nine(st, in, out, kept);
+            batches.wipe();  // the ninth block's words
+            chacha_advance(st.ctr, n);
+        } else {
+            batches.xor_batches(st, in, out, 1);
+            batches.wipe_words();
+            chacha_advance(st.ctr, kBatchBlocks);
+            const uint8_t* none = nullptr;
+            uint8_t* ninth = kept;
+            run(st, none, ninth, 1);  // the ninth's keystream into kept; advances st
+        }
+    } else if (n == 1 && avx2::kLoneBlockInGpr) {
         x86::lone_block(st, nullptr, kept);  // advances st
     } else {
         U32x8 ks[1][16];

@@ -124,6 +124,24 @@ public:
         beside_block0<Out::keystream>(st, key);
     }
 
+    // Nine blocks from st.ctr in one asm statement (batch_nine): the eight
+    // from st.ctr in ymm, out[0..512) = in ^ their keystream, and beside
+    // them in general-purpose registers the ninth (st.ctr + 8), its whole
+    // keystream into last. st is not advanced; wipe() the frame after.
+    STITCH_INLINE_AVX2_BMI2 void xor_nine(const ChaChaState& st, const uint8_t* in, uint8_t* out,
+                                          uint8_t last[kChaChaBlock]) {
+        set_counter(st);
+        uint32_t ninth[4] = {st.ctr[0], st.ctr[1], st.ctr[2], st.ctr[3]};
+        chacha_advance(ninth, kBatchBlocks);
+        for (int i = 0; i < 4; ++i) frame_.lone_words[12 + i] = ninth[i];
+        frame_.in = in, frame_.out = out;
+        batch_nine<Out::xor_input>(frame_);
+        // Words 0..7 came out with their input added; 8..15 get it here.
+        for (int i = 0; i < 8; ++i) store_le32(last + 4 * i, frame_.lone_words[i]);
+        for (int i = 8; i < 12; ++i) store_le32(last + 4 * i, frame_.lone_words[i] + st.key[i - 4]);
+        for (int i = 12; i < 16; ++i) store_le32(last + 4 * i, frame_.lone_words[i] + ninth[i - 12]);
+    }
+
     STITCH_INLINE_AVX2_BMI2 void wipe() { frame_.wipe(); }
     // Where no batch of the run had a MAC or a ninth block (raw ChaCha20).
     STITCH_INLINE_AVX2_BMI2 void wipe_words() { frame_.wipe_words(); }

@@ -55,5 +55,11 @@ inline const KeyBeside kKeyBesideBatch = key_beside_batch_here();
 inline const size_t kPoly1305OneAccumulatorEnd = poly1305_one_accumulator_end(cpu_features_raw());
 inline const bool kLoneBlockInGpr = lone_block_in_gpr_here();
 inline const bool kShortOpenKeyInGpr = short_open_key_in_gpr_here();
+// Raw ChaCha20's last nine blocks (eight whole ones and a ninth, whole or
+// partial) in one nine-block statement, the ninth in general-purpose
+// registers beside the batch, rather than a batch and then a row pair:
+// where the seal's rule takes that statement (Zen 4, Zen 5, Emerald
+// Rapids). Measured on Emerald Rapids (docs/benchmarks.md).
+inline const bool kRawNineBlocks = kKeyBesideBatch != KeyBeside::never;
 
 }  // namespace stitch::kern::avx2

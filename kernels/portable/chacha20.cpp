@@ -81,7 +81,10 @@ void chacha_stream_xor(const Impl& impl, ChaChaStream& s, const uint8_t* in, uin
     // buffer, and is kept in s.ks. A call of its own for it cost a 100-byte
     // update a second lone block (~90 ns on Zen 4).
     const size_t run = std::clamp<size_t>(impl.keystream_run, 1, kMaxKeystreamRun);
-    const size_t near = whole % run, bulk = whole - near;
+    size_t near = whole % run, bulk = whole - near;
+    // A set whose last run takes one run more (Impl::xor_last_blocks) gets
+    // the last whole run with the partial block rather than none.
+    if (impl.chacha20_xor_last && near == 0 && bulk > 0 && impl.xor_last_blocks > run) near = run, bulk -= run;
     if (bulk > 0) {
         impl.chacha20_blocks(s.st, in, out, bulk);
         in += bulk * kChaChaBlock;

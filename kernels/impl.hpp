@@ -44,7 +44,7 @@ struct Impl {
     uint32_t keystream_run = 1;
 
     // That last run in the set's own registers: out = in ^ keystream for len
-    // bytes (len % 64 != 0, at most keystream_run blocks begun), st advanced
+    // bytes (len % 64 != 0, at most xor_last_blocks blocks begun), st advanced
     // past every block begun, and the last block's whole keystream in kept
     // (the stream's buffer, for the next update). Null: chacha_stream_xor
     // takes the run's keystream into a buffer through chacha20_blocks and

@@ -170,9 +170,9 @@ TEST_P(KernelSuite, ChaCha20StreamOverRandomSplitsMatchesPortable) {
 // Every update length 0..1600, after a first update that left a partly used
 // block (0, 37 or 63 bytes of it taken) or none, against the portable block
 // function's keystream: a partial last block takes its keystream in one
-// call with the whole blocks of the set's last run (keystream_run), so every
-// split of a length into runs, whole blocks and a tail is here. Odd lengths
-// run in place.
+// call with the whole blocks of the set's last run (keystream_run, or one
+// run more: xor_last_blocks), so every split of a length into runs, whole
+// blocks and a tail is here. Odd lengths run in place.
 TEST_P(KernelSuite, ChaCha20StreamEveryLengthMatchesTheBlockFunction) {
     Rng rng = seeded_rng(0x1e9f7a02);
     for (size_t first : {0, 37, 63}) {

@@ -115,8 +115,12 @@ private:
             key_lane_rows2(n);
         else if (n <= 3)
             key_lane_rows(n);
+        else if (n <= 7 && kRowSets)
+            key_lane_row_sets<2>(n);
         else if (n <= 7)
             key_lane<8>(n);
+        else if (n <= 11 && kRowSets)
+            key_lane_row_sets<3>(n);
         else if (n <= 15)
             key_lane<16>(n);
         else
@@ -141,6 +145,15 @@ private:
         keyed_from_lane(ks, n);
         wipe_vectors(r);
         wipe_rows2(ks);
+    }
+
+    // Block 0 and n < 4·K text blocks as K zmm row sets.
+    template <size_t K>
+    STITCH_INLINE_AVX512 void key_lane_row_sets(size_t n) {
+        U32x16 r[4 * K];
+        keystream_row_sets<K>(st_.chacha, r);
+        keyed_from_lane(r, n);
+        wipe_vectors(r);
     }
 
     template <size_t N>

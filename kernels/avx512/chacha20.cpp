@@ -107,6 +107,16 @@ const bool kLoneBlockInGpr = [] {
     return avx512::lone_block_in_gpr(cpu_features_raw());
 }();
 
+// n <= 4·K blocks as K zmm row sets (keystream_row_sets), in registers as
+// batch.
+template <size_t K>
+STITCH_INLINE_AVX512 void row_sets(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t n, const Plain& to) {
+    U32x16 r[4 * K];
+    keystream_row_sets<K>(st, r);
+    emit_blocks<4 * K>(r, n, in, out, to);
+    chacha_advance(st.ctr, n);
+}
+
 // n <= 2 blocks in the row layout on ymm: on Zen 4 a lone block in ~360
 // cycles, against ~440 on zmm (the zmm shuffles of the diagonal steps are
 // slower).
@@ -129,6 +139,20 @@ STITCH_INLINE_AVX512 void rows(ChaChaState& st, const uint8_t* in, uint8_t* out,
     chacha_advance(st.ctr, n);
 }
 
+// The last len bytes (4·K blocks at most, more than 4·(K - 1)) as K row
+// sets; last_run's contract.
+template <size_t K, class Out>
+STITCH_INLINE_AVX512 void last_in_row_sets(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t len,
+                                           const Out& to, uint8_t* kept) {
+    const size_t n = (len + kChaChaBlock - 1) / kChaChaBlock;
+    U32x16 r[4 * K];
+    keystream_row_sets<K>(st, r);
+    to.last(r, in, out, len);
+    if (kept) x86::keep_block(kept, _mm512_castsi512_si256(r[n - 1].raw()),
+                              _mm512_extracti64x4_epi64(r[n - 1].raw(), 1));
+    wipe_vectors(r);
+}
+
 // The last len (1..1023) bytes in the quickest shape for their blocks, as
 // chacha20_blocks chooses it; with kept, the last block's whole keystream
 // there too (a raw update's partial block, for the next update). The block
@@ -137,7 +161,11 @@ template <class Out>
 STITCH_INLINE_AVX512 void last_run(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t len, const Out& to,
                                    uint8_t* kept) {
     const size_t n = (len + kChaChaBlock - 1) / kChaChaBlock;
-    if (n > 8) {
+    if (kRowSets && n > 4 && n <= 8) {
+        last_in_row_sets<2>(st, in, out, len, to, kept);
+    } else if (kRowSets && n > 8 && n <= 12) {
+        last_in_row_sets<3>(st, in, out, len, to, kept);
+    } else if (n > 8) {
         U32x16 ks[16];
         keystream<16>(st, 0, ks);
         to.last(ks, in, out, len);
@@ -172,6 +200,16 @@ STITCH_INLINE_AVX512 void last_run(ChaChaState& st, const uint8_t* in, uint8_t* 
 
 }  // namespace
 
+// Read once, at load, from the CPU table, or from
+// STITCH_AVX512_ROW_SETS=on|off, which tests and measurements use to run
+// either way on any CPU.
+const bool kRowSets = [] {
+    const char* env = std::getenv("STITCH_AVX512_ROW_SETS");
+    if (env && std::strcmp(env, "on") == 0) return true;
+    if (env && std::strcmp(env, "off") == 0) return false;
+    return avx512::row_sets(cpu_features_raw());
+}();
+
 void scrub_below(size_t depth) {
     // The frame begins a few words above this array (the return address,
     // saved registers): 64 bytes more cover them.
@@ -187,8 +225,12 @@ void chacha20_blocks(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t nb
         nblocks %= 32;
     }
     for (; nblocks >= 16; nblocks -= 16) batch<16>(st, in, out, 16, to);
-    if (nblocks > 8)
+    if (nblocks > 12 || (nblocks > 8 && !kRowSets))
         batch<16>(st, in, out, nblocks, to);
+    else if (nblocks > 8)
+        row_sets<3>(st, in, out, nblocks, to);
+    else if (nblocks > 4 && kRowSets)
+        row_sets<2>(st, in, out, nblocks, to);
     else if (nblocks > 4)
         batch<8>(st, in, out, nblocks, to);
     else if (nblocks > 2)

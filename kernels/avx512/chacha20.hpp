@@ -248,19 +248,21 @@ STITCH_INLINE_AVX512 void store_block(const U32x8 ks[16], size_t b, uint8_t* out
 
 // --- the row layout: up to four blocks in four zmm, or two in four ymm ------
 
-// Rows of blocks ctr .. ctr + lanes - 1, block k in 128-bit lane k.
+// Rows of blocks ctr + first .. ctr + first + lanes - 1, block first + k in
+// 128-bit lane k.
 template <class V>
-STITCH_INLINE_AVX512 void load_rows(const ChaChaState& st, V r[4]) {
+STITCH_INLINE_AVX512 void load_rows(const ChaChaState& st, V r[4], uint32_t first = 0) {
     r[0] = V::row(kSigma);
     r[1] = V::row(st.key);
     r[2] = V::row(st.key + 4);
-    // Row 3 is (ctr0 + k, ctr1 + carry, ctr2, ctr3) in lane k.
+    // Row 3 is (ctr0 + first + k, ctr1 + carry, ctr2, ctr3) in lane k.
     const V base = V::row(st.ctr);
+    const int f = int(first);
     V d;
     if constexpr (V::kLanes == 16)
-        d = base + V(_mm512_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0));
+        d = base + V(_mm512_setr_epi32(f, 0, 0, 0, f + 1, 0, 0, 0, f + 2, 0, 0, 0, f + 3, 0, 0, 0));
     else
-        d = base + V(_mm256_setr_epi32(0, 0, 0, 0, 1, 0, 0, 0));
+        d = base + V(_mm256_setr_epi32(f, 0, 0, 0, f + 1, 0, 0, 0));
     // A lane whose word 0 wrapped carries one into its word 1 (only word 0
     // can wrap: the others add nothing).
     r[3] = d + V::carry_if_below(d, base).template rotate_words<3>();
@@ -315,6 +317,58 @@ STITCH_INLINE_AVX512 void rows_to_blocks(U32x16 r[4]) {
     r[1] = U32x16(_mm512_shuffle_i32x4(u0, u2, 0xdd));
     r[2] = U32x16(_mm512_shuffle_i32x4(u1, u3, 0x88));
     r[3] = U32x16(_mm512_shuffle_i32x4(u1, u3, 0xdd));
+}
+
+// One line of K row sets' quarter rounds, each step across the sets in turn.
+template <int R, size_t K>
+STITCH_INLINE_AVX512 void line_sets(U32x16 (&a)[K], const U32x16 (&b)[K], U32x16 (&d)[K]) {
+    #pragma GCC unroll 4
+    for (size_t k = 0; k < K; ++k) a[k] += b[k];
+    #pragma GCC unroll 4
+    for (size_t k = 0; k < K; ++k) d[k] ^= a[k];
+    #pragma GCC unroll 4
+    for (size_t k = 0; k < K; ++k) d[k] = simd::rotl<R>(d[k]);
+}
+
+// 4·K blocks as K zmm row sets, from st.ctr, st.ctr + 4, ..., their lines
+// interleaved: one set's double round is a single chain (each line waits
+// for the last), so the others' fill the pipes, where a word-per-register
+// batch spends 96 operations a double round and then a transpose of its
+// sixteen registers. r[k] holds block k whole afterwards. Where the CPU
+// table says so (avx512/set.cpp: Emerald Rapids).
+template <size_t K>
+STITCH_INLINE_AVX512 void keystream_row_sets(const ChaChaState& st, U32x16 r[4 * K]) {
+    U32x16 in[4 * K], a[K], b[K], c[K], d[K];
+    #pragma GCC unroll 4
+    for (size_t k = 0; k < K; ++k) {
+        load_rows(st, in + 4 * k, uint32_t(4 * k));
+        a[k] = in[4 * k], b[k] = in[4 * k + 1], c[k] = in[4 * k + 2], d[k] = in[4 * k + 3];
+    }
+    for (int i = 0; i < 10; ++i) {
+        #pragma GCC unroll 2
+        for (int half = 0; half < 2; ++half) {
+            line_sets<16>(a, b, d);
+            line_sets<12>(c, d, b);
+            line_sets<8>(a, b, d);
+            line_sets<7>(c, d, b);
+            #pragma GCC unroll 4
+            for (size_t k = 0; k < K; ++k) {
+                shuffles_after(b[k], a[k], c[k], d[k]);
+                // Columns to diagonals, then back (see keystream_rows).
+                if (half == 0)
+                    a[k] = a[k].template rotate_words<3>(), c[k] = c[k].template rotate_words<1>();
+                else
+                    a[k] = a[k].template rotate_words<1>(), c[k] = c[k].template rotate_words<3>();
+                d[k] = d[k].template rotate_words<2>();
+            }
+        }
+    }
+    #pragma GCC unroll 4
+    for (size_t k = 0; k < K; ++k) {
+        r[4 * k] = a[k] + in[4 * k], r[4 * k + 1] = b[k] + in[4 * k + 1];
+        r[4 * k + 2] = c[k] + in[4 * k + 2], r[4 * k + 3] = d[k] + in[4 * k + 3];
+        rows_to_blocks(r + 4 * k);
+    }
 }
 
 // Two blocks' rows into the halves of a ymm batch's block layout (block b

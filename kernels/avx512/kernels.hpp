@@ -18,6 +18,14 @@ struct Impl;
 
 namespace stitch::kern::STITCH_AVX512_NS {
 
+// Whether five to twelve blocks of keystream run as two or three zmm row
+// sets (chacha20.hpp's keystream_row_sets) rather than a word-per-register
+// batch of eight (ymm) or sixteen (zmm): raw ChaCha20's, and a record's
+// first call of four to eleven text blocks with block 0 (chacha20.cpp,
+// aead_pass.hpp). avx512::row_sets, or STITCH_AVX512_ROW_SETS=on|off; read
+// once, at load.
+extern const bool kRowSets;
+
 // Contract of chacha20_blocks_portable.
 STITCH_TARGET_AVX512 void chacha20_blocks(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t nblocks) noexcept;
 

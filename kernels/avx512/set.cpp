@@ -29,6 +29,10 @@ struct Row {
     // (x86/scalar_block.hpp) rather than as a ymm row pair (chacha20.cpp's
     // rows2).
     bool lone_block_in_gpr;
+    // Five to twelve blocks of keystream as two or three zmm row sets
+    // (chacha20.hpp's keystream_row_sets) rather than a word-per-register
+    // batch of eight (ymm) or sixteen (zmm).
+    bool row_sets;
     const char* evidence;
 };
 
@@ -42,24 +46,28 @@ constexpr Row kRows[] = {
     // drops under 512-bit multiply work), so its default provider runs AVX2
     // Poly1305 and 256-bit ChaCha20 there; stitch never runs the set there,
     // not even when asked for.
-    {CpuVendor::intel, 6, 0x55, 0x55, Choice::never, 0, false, false,
+    {CpuVendor::intel, 6, 0x55, 0x55, Choice::never, 0, false, false, false,
      "Skylake-SP, Cascade Lake, Cooper Lake: never (OpenSSL avoids AVX-512 there); not measured"},
     // Two 512-bit IFMA pipes: two sets of eight zmm lanes beat two sets of
     // four ymm lanes from 48 blocks (init, blocks and final per call: 107
     // against 116 ns at 48 blocks, 161 against 198 at 96, 198 against 244
-    // at 128; equal at 32).
-    {CpuVendor::intel, 6, 0xcf, 0xcf, Choice::widest, 48, false, false,
+    // at 128; equal at 32). Five to twelve blocks as two or three zmm row
+    // sets: measured 2026-12-06, the kernel (both ways in one process) raw
+    // ChaCha20 of 257-768 B in 0.84-0.94 of the time of the ymm or zmm
+    // batch, seals and opens of 193-704 B in 0.91-0.97.
+    {CpuVendor::intel, 6, 0xcf, 0xcf, Choice::widest, 48, false, false, true,
      "Emerald Rapids: measured 2026-12-02 on a Xeon (2 vCPUs): avx512-ifma against the default as it "
      "comes 1.12-1.22x at 16-64 KiB, against the avx2 set's 0.35-0.59x (docs/benchmarks.md)"},
-    {CpuVendor::intel, 6, 0x8f, 0x8f, Choice::widest, 48, false, false,
+    // Five to twelve blocks as a batch until row sets are measured here.
+    {CpuVendor::intel, 6, 0x8f, 0x8f, Choice::widest, 48, false, false, false,
      "Sapphire Rapids: as Emerald Rapids, same core; not measured"},
     // Raw ChaCha20's single block as a ymm row pair (the default): measured
     // 2026-12-04 on an EPYC model 0x11, the kernel at 64 B ~105 ns against
     // 125-190 in general-purpose registers (four integer units to Zen 5's six).
-    {CpuVendor::amd, 0x19, 0x10, 0x1f, Choice::widest, 0, false, false,
+    {CpuVendor::amd, 0x19, 0x10, 0x1f, Choice::widest, 0, false, false, false,
      "Zen 4 (Genoa): measured on an EPYC model 0x11: avx512-ifma 1.01-1.08x at 16-64 KiB, faster than avx2"},
-    {CpuVendor::amd, 0x19, 0x60, 0x7f, Choice::widest, 0, false, false, "Zen 4 (Raphael, Phoenix): as Genoa, same core; not measured"},
-    {CpuVendor::amd, 0x19, 0xa0, 0xaf, Choice::widest, 0, false, false, "Zen 4c (Bergamo, Siena): as Genoa, same core; not measured"},
+    {CpuVendor::amd, 0x19, 0x60, 0x7f, Choice::widest, 0, false, false, false, "Zen 4 (Raphael, Phoenix): as Genoa, same core; not measured"},
+    {CpuVendor::amd, 0x19, 0xa0, 0xaf, Choice::widest, 0, false, false, false, "Zen 4c (Bergamo, Siena): as Genoa, same core; not measured"},
     // Vector integer ops take two cycles: one sixteen-block batch leaves the
     // pipes half idle, two in flight fill them. Measured 2026-12-02 on an EPYC
     // model 0x02 (2 vCPUs), raw ChaCha20 against the default as it comes at
@@ -69,7 +77,7 @@ constexpr Row kRows[] = {
     // block stays in general-purpose registers: ten double rounds ~300
     // cycles there, where two-cycle vector operations make a row pair's
     // chain about twice that (the AVX2 set's row pair: ~490).
-    {CpuVendor::amd, 0x1a, 0x00, 0xff, Choice::widest, 0, true, true,
+    {CpuVendor::amd, 0x1a, 0x00, 0xff, Choice::widest, 0, true, true, false,
      "Zen 5: measured 2026-12-02 on an EPYC model 0x02: avx512-ifma with two ChaCha20 batches in flight "
      "1.31-1.44x the default as it comes at 4-64 KiB (one batch: 1.01-1.20x)"},
 };
@@ -117,6 +125,11 @@ bool chacha_two_batches(const CpuFeatures& f) noexcept {
 bool lone_block_in_gpr(const CpuFeatures& f) noexcept {
     const Row* row = row_for(f);
     return row && row->lone_block_in_gpr;
+}
+
+bool row_sets(const CpuFeatures& f) noexcept {
+    const Row* row = row_for(f);
+    return row && row->row_sets;
 }
 
 size_t ifma_zmm_min_blocks(const CpuFeatures& f) noexcept {

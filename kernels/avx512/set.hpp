@@ -43,6 +43,11 @@ bool chacha_two_batches(const CpuFeatures& f) noexcept;
 // row pair, the vector width OpenSSL's default provider runs one block in.
 bool lone_block_in_gpr(const CpuFeatures& f) noexcept;
 
+// Whether five to twelve blocks of keystream run as two or three zmm row
+// sets rather than a word-per-register batch on this CPU (a measured row's
+// choice: Emerald Rapids; the batch elsewhere).
+bool row_sets(const CpuFeatures& f) noexcept;
+
 // Why: the table row that decided (with its measurement), or the default rule.
 const char* evidence(const CpuFeatures& f) noexcept;
 

@@ -98,27 +98,60 @@ mutants = [
      "        wipe_vectors(r);\n    }\n    chacha_advance(st.ctr, n);"),
     ("last run, a lone block in general registers: the partial bytes one short", CPP,
      "        xor_short(out, in, kept, len);", "        xor_short(out, in, kept, len - 1);"),
+    # Five to twelve blocks as two or three zmm row sets (keystream_row_sets).
+    ("row sets: each set's counter k past the first, not 4k", HPP,
+     "load_rows(st, in + 4 * k, uint32_t(4 * k));", "load_rows(st, in + 4 * k, uint32_t(k));"),
+    ("row sets: lane 0 of a set from the first's counter", HPP,
+     "_mm512_setr_epi32(f, 0, 0, 0, f + 1,", "_mm512_setr_epi32(0, 0, 0, 0, f + 1,"),
+    ("row sets: the last set's rotations skipped", HPP,
+     "for (size_t k = 0; k < K; ++k) d[k] = simd::rotl<R>(d[k]);",
+     "for (size_t k = 0; k + 1 < K; ++k) d[k] = simd::rotl<R>(d[k]);"),
+    ("row sets: a and c to the diagonals the wrong way round", HPP,
+     "a[k] = a[k].template rotate_words<3>(), c[k] = c[k].template rotate_words<1>();",
+     "a[k] = a[k].template rotate_words<1>(), c[k] = c[k].template rotate_words<3>();"),
+    ("row sets: row c's input from row b", HPP,
+     "r[4 * k + 2] = c[k] + in[4 * k + 2]", "r[4 * k + 2] = c[k] + in[4 * k + 1]"),
+    ("row sets: only the first set's rows made blocks", HPP,
+     "        rows_to_blocks(r + 4 * k);", "        if (k == 0) rows_to_blocks(r + 4 * k);"),
+    ("row sets: thirteen blocks in three sets", CPP,
+     "if (nblocks > 12 || (nblocks > 8 && !kRowSets))", "if (nblocks > 13 || (nblocks > 8 && !kRowSets))"),
+    ("row sets: a whole run's last block not written", CPP,
+     "emit_blocks<4 * K>(r, n, in, out, to);", "emit_blocks<4 * K - 1>(r, n, in, out, to);"),
+    ("row sets, a raw update's last run: the kept block is the one before", CPP,
+     "if (kept) x86::keep_block(kept, _mm512_castsi512_si256(r[n - 1].raw()),\n                              _mm512_extracti64x4_epi64(r[n - 1].raw(), 1));",
+     "if (kept) x86::keep_block(kept, _mm512_castsi512_si256(r[n - 2].raw()),\n                              _mm512_extracti64x4_epi64(r[n - 2].raw(), 1));"),
+    ("row sets, a raw update's last run: its keystream not wiped", CPP,
+     "    to.last(r, in, out, len);\n    if (kept) x86::keep_block(kept, _mm512_castsi512_si256(r[n - 1].raw()),\n                              _mm512_extracti64x4_epi64(r[n - 1].raw(), 1));\n    wipe_vectors(r);",
+     "    to.last(r, in, out, len);\n    if (kept) x86::keep_block(kept, _mm512_castsi512_si256(r[n - 1].raw()),\n                              _mm512_extracti64x4_epi64(r[n - 1].raw(), 1));"),
+    ("row sets, a record's first call: twelve text blocks in three sets", PASS,
+     "else if (n <= 11 && kRowSets)", "else if (n <= 12 && kRowSets)"),
+    ("row sets, a record's first call: the keystream not wiped", PASS,
+     "        keyed_from_lane(r, n);\n        wipe_vectors(r);\n    }\n\n    template <size_t N>",
+     "        keyed_from_lane(r, n);\n    }\n\n    template <size_t N>"),
 ]
 targets = "avx512_stack_test test_kernel_sets boundary_counter_test"
-# One batch at a time with the lone block in general registers, and two
-# with it as a row pair: the CPU table's two ways, whatever this CPU is.
+# One batch at a time with the lone block in general registers and five to
+# twelve blocks as row sets, and two with the lone block as a row pair and
+# five to twelve blocks as a batch: the CPU table's ways, whatever this CPU
+# is (tests/CMakeLists.txt's stitch_add_avx512_shape_tests pairs them so).
 runs = [
-    ("wipe/avx512_stack_test", "", "1", "gpr"),
-    ("wipe/avx512_stack_test", "", "2", "rows"),
-    ("kernels/test_kernel_sets", "--gtest_filter=*avx512*", "1", "gpr"),
-    ("kernels/test_kernel_sets", "--gtest_filter=*avx512*", "2", "rows"),
-    ("kernels/boundary_counter_test", "--gtest_filter=*avx512*", "2", "rows"),
+    ("wipe/avx512_stack_test", "", "1", "gpr", "on"),
+    ("wipe/avx512_stack_test", "", "2", "rows", "off"),
+    ("kernels/test_kernel_sets", "--gtest_filter=*avx512*", "1", "gpr", "on"),
+    ("kernels/test_kernel_sets", "--gtest_filter=*avx512*", "2", "rows", "off"),
+    ("kernels/boundary_counter_test", "--gtest_filter=*avx512*", "2", "rows", "off"),
 ]
 
 
 def check():
     failed = []
-    for exe, args, batches, lone in runs:
-        env = dict(os.environ, STITCH_AVX512_BATCHES=batches, STITCH_AVX512_LONE_BLOCK=lone)
+    for exe, args, batches, lone, row_sets in runs:
+        env = dict(os.environ, STITCH_AVX512_BATCHES=batches, STITCH_AVX512_LONE_BLOCK=lone,
+                   STITCH_AVX512_ROW_SETS=row_sets)
         r = subprocess.run(f"{build}/tests/{exe} {args}", shell=True, cwd=runner.root, env=env,
                            capture_output=True, text=True)
         if r.returncode != 0:
-            failed.append(f"{exe.split('/')[1]} ({batches} batch{'es' if batches == '2' else ''})")
+            failed.append(f"{exe.split('/')[1]} ({batches} batch{'es' if batches == '2' else ''}, row sets {row_sets})")
     return ", ".join(failed)
 
 

@@ -107,6 +107,20 @@ TEST(DispatchRule, Avx512LoneBlockInGprOnZen5Only) {
     EXPECT_FALSE(kern::avx512::lone_block_in_gpr(features(kRows[7])));    // an unmeasured row
 }
 
+// Five to twelve blocks of keystream as two or three zmm row sets on
+// Emerald Rapids only, where that was measured faster; a word-per-register
+// batch on every other row, Sapphire Rapids (the same core, unmeasured) and
+// an AMD part with Emerald Rapids' family and model included.
+TEST(DispatchRule, Avx512RowSetsOnEmeraldRapidsOnly) {
+    for (const Row& row : kRows) {
+        const bool emerald_rapids = std::string_view(row.cpu) == "Emerald Rapids";
+        EXPECT_EQ(kern::avx512::row_sets(features(row)), emerald_rapids) << row.cpu;
+    }
+    CpuFeatures other = features(kRows[12]);
+    other.vendor = CpuVendor::amd;
+    EXPECT_FALSE(kern::avx512::row_sets(other));
+}
+
 // The AVX2 seal's block 0 beside its first batch in general registers on
 // Zen 4 and Zen 5 for every seal of a batch or more, on Emerald Rapids
 // where that saves a batch, where each was measured faster; in lane 0

@@ -6,6 +6,8 @@
 // the AVX-512 set go through here.
 #include "kernels/avx512/chacha20.hpp"
 
+#include "kernels/avx512/batch_run.hpp"
+
 #include <cstdlib>
 #include <cstring>
 
@@ -106,6 +108,38 @@ const bool kLoneBlockInGpr = [] {
     if (env && std::strcmp(env, "rows") == 0) return false;
     return avx512::lone_block_in_gpr(cpu_features_raw());
 }();
+
+// Whether whole batches of raw text run in one asm statement
+// (batch_run.hpp): everywhere the set runs natively, unless
+// STITCH_AVX512_BATCH_RUN=off (read once, at load) asks for the intrinsic
+// batches, which the SIMDe build always runs; measurements compare the two.
+#if defined(STITCH_AVX512_EMULATED)
+const bool kBatchRun = false;
+#else
+const bool kBatchRun = [] {
+    const char* env = std::getenv("STITCH_AVX512_BATCH_RUN");
+    return !(env && std::strcmp(env, "off") == 0);
+}();
+#endif
+
+// `batches` whole batches from st.ctr on, out = (in ^ keystream) & keep, st
+// advanced past them.
+template <bool Keep>
+STITCH_INLINE_AVX512 void whole_batches(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t batches,
+                                        const U32x16& keep) {
+#if defined(STITCH_AVX512_EMULATED)
+    (void)st, (void)in, (void)out, (void)batches, (void)keep;
+    __builtin_trap();
+#else
+    RunWords w;
+    U32x16 x[16];
+    load_state(st, 0, x);
+    for (int i = 0; i < 4; ++i) w.words[i] = x[12 + i];
+    w.keep = keep;
+    batch_run<Keep>(st, w, in, out, batches);
+    chacha_advance(st.ctr, 16 * batches);
+#endif
+}
 
 // n <= 4·K blocks as K zmm row sets (keystream_row_sets), in registers as
 // batch.
@@ -224,6 +258,12 @@ void chacha20_blocks(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t nb
         scrub_below(pairs(st, in, out, nblocks / 32, to));
         nblocks %= 32;
     }
+    if (in && nblocks >= 16 && kBatchRun) {
+        whole_batches<false>(st, in, out, nblocks / 16, U32x16::splat(0xffffffffu));
+        in += nblocks / 16 * 16 * kChaChaBlock;
+        out += nblocks / 16 * 16 * kChaChaBlock;
+        nblocks %= 16;
+    }
     for (; nblocks >= 16; nblocks -= 16) batch<16>(st, in, out, 16, to);
     if (nblocks > 12 || (nblocks > 8 && !kRowSets))
         batch<16>(st, in, out, nblocks, to);
@@ -248,6 +288,13 @@ void chacha20_xor_kept(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t 
     if (kTwoBatches && len >= 32 * kChaChaBlock) {
         scrub_below(pairs(st, in, out, len / (32 * kChaChaBlock), to));
         len %= 32 * kChaChaBlock;
+    }
+    if (len >= 16 * kChaChaBlock && kBatchRun) {
+        const size_t batches = len / (16 * kChaChaBlock);
+        whole_batches<true>(st, in, out, batches, to.keep);
+        in += batches * 16 * kChaChaBlock;
+        out += batches * 16 * kChaChaBlock;
+        len %= 16 * kChaChaBlock;
     }
     for (; len >= 16 * kChaChaBlock; len -= 16 * kChaChaBlock) batch<16>(st, in, out, 16, to);
     if (len > 0) last_run(st, in, out, len, to, nullptr);

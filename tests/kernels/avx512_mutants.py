@@ -23,6 +23,7 @@ HPP = "kernels/avx512/chacha20.hpp"
 CPP = "kernels/avx512/chacha20.cpp"
 PASS = "kernels/avx512/aead_pass.hpp"
 IFMA = "kernels/avx512/poly1305_ifma.hpp"
+RUN = "kernels/avx512/batch_run.hpp"
 mutants = [
     # The wipes of vector width.
     ("wipe_vectors leaves the first vector", HPP,
@@ -128,17 +129,55 @@ mutants = [
     ("row sets, a record's first call: the keystream not wiped", PASS,
      "        keyed_from_lane(r, n);\n        wipe_vectors(r);\n    }\n\n    template <size_t N>",
      "        keyed_from_lane(r, n);\n    }\n\n    template <size_t N>"),
+    # Whole batches in one asm statement (batch_run.hpp): the counter step,
+    # its carry, the rounds, the feed-forward, the transpose, the output.
+    ("batch run: no carry into word 13 when a lane's counter wraps", RUN,
+     r'"vpsubd %%zmm20, %%zmm17, %%zmm17\n\t"', '""'),
+    ("batch run: the carry taken at 16 as well (below-or-equal)", RUN,
+     r'"vpcmpud $1, %[sixteens]', r'"vpcmpud $2, %[sixteens]'),
+    ("batch run: lane 0's counter on by 17", RUN,
+     "kSixteens[16] = {16, 16,", "kSixteens[16] = {17, 16,"),
+    ("batch run: nine double rounds", RUN,
+     r'"mov $10, %[r]\n\t"', r'"mov $9, %[r]\n\t"'),
+    ("batch run: the diagonals' third chain from word 9, not 8", RUN,
+     "STITCH_ZHALF(0, 5, 10, 15, 1, 6, 11, 12, 2, 7, 8, 13,", "STITCH_ZHALF(0, 5, 10, 15, 1, 6, 11, 12, 2, 7, 9, 13,"),
+    ("batch run: the rotation by 12 made by 11", RUN,
+     "STITCH_ZLINES(c0, d0, b0, c1, d1, b1, c2, d2, b2, c3, d3, b3, 12)",
+     "STITCH_ZLINES(c0, d0, b0, c1, d1, b1, c2, d2, b2, c3, d3, b3, 11)"),
+    ("batch run: word 15's feed-forward left out", RUN,
+     r'"vpaddd %%zmm19, %%zmm15, %%zmm15\n\t"', '""'),
+    ("batch run: sigma's word 3 not reloaded after the transpose", RUN,
+     r'"vpbroadcastd 12(%[sigma]), %%zmm23\n\t"', '""'),
+    ("batch run: words to lanes, the high quadwords' sources swapped", RUN,
+     '"vpunpckhqdq " STITCH_Z(r2) ", " STITCH_Z(r0) ", " STITCH_Z(r3)',
+     '"vpunpckhqdq " STITCH_Z(r0) ", " STITCH_Z(r2) ", " STITCH_Z(r3)'),
+    ("batch run: lanes to blocks, block 4 + m from the wrong lanes", RUN,
+     '"vshufi32x4 $0xdd, %%zmm22, %%zmm20, " STITCH_Z(b)', '"vshufi32x4 $0x77, %%zmm22, %%zmm20, " STITCH_Z(b)'),
+    ("batch run: block 15 written over block 14", RUN,
+     "OUT(15, 0x3c0)", "OUT(15, 0x380)"),
+    ("batch run: the input pointer on by 960 bytes a batch", RUN,
+     r'"add $1024, %[in]\n\t"', r'"add $960, %[in]\n\t"'),
+    ("batch run: a refused open's blocks not masked", RUN,
+     "#define STITCH_ZOUT_KEPT(b, off) STITCH_ZXOR(b, off) STITCH_ZKEEP(b) STITCH_ZSTORE(b, off)",
+     "#define STITCH_ZOUT_KEPT(b, off) STITCH_ZXOR(b, off) STITCH_ZSTORE(b, off)"),
+    ("batch run: the state's counter one batch short after the run", CPP,
+     "    chacha_advance(st.ctr, 16 * batches);\n#endif", "    chacha_advance(st.ctr, 16 * batches - 16);\n#endif"),
+    ("batch run: verified opens' whole batches unmasked", CPP,
+     "whole_batches<true>(st, in, out, batches, to.keep);", "whole_batches<false>(st, in, out, batches, to.keep);"),
 ]
 targets = "avx512_stack_test test_kernel_sets boundary_counter_test"
 # One batch at a time with the lone block in general registers and five to
 # twelve blocks as row sets, and two with the lone block as a row pair and
 # five to twelve blocks as a batch: the CPU table's ways, whatever this CPU
-# is (tests/CMakeLists.txt's stitch_add_avx512_shape_tests pairs them so).
+# is (tests/CMakeLists.txt's stitch_add_avx512_shape_tests pairs them so,
+# and the asm statement's whole batches with the first, the intrinsic
+# batches with the second).
 runs = [
     ("wipe/avx512_stack_test", "", "1", "gpr", "on"),
     ("wipe/avx512_stack_test", "", "2", "rows", "off"),
     ("kernels/test_kernel_sets", "--gtest_filter=*avx512*", "1", "gpr", "on"),
     ("kernels/test_kernel_sets", "--gtest_filter=*avx512*", "2", "rows", "off"),
+    ("kernels/boundary_counter_test", "--gtest_filter=*avx512*", "1", "gpr", "on"),
     ("kernels/boundary_counter_test", "--gtest_filter=*avx512*", "2", "rows", "off"),
 ]
 
@@ -146,8 +185,10 @@ runs = [
 def check():
     failed = []
     for exe, args, batches, lone, row_sets in runs:
+        # The one-batch runs take whole batches of text in the asm statement
+        # (batch_run.hpp), the two-batch runs in the intrinsic batches.
         env = dict(os.environ, STITCH_AVX512_BATCHES=batches, STITCH_AVX512_LONE_BLOCK=lone,
-                   STITCH_AVX512_ROW_SETS=row_sets)
+                   STITCH_AVX512_ROW_SETS=row_sets, STITCH_AVX512_BATCH_RUN=row_sets)
         r = subprocess.run(f"{build}/tests/{exe} {args}", shell=True, cwd=runner.root, env=env,
                            capture_output=True, text=True)
         if r.returncode != 0:

@@ -120,10 +120,10 @@ alignas(64) inline constexpr uint32_t kSixteens[16] = {16, 16, 16, 16, 16, 16, 1
         "vpbroadcastd 20(%[key]), %%zmm29\n\t" \
         "vpbroadcastd 24(%[key]), %%zmm30\n\t" \
         "vpbroadcastd 28(%[key]), %%zmm31\n\t" \
-        "vmovdqa32 0(%[w]), %%zmm16\n\t" \
-        "vmovdqa32 64(%[w]), %%zmm17\n\t" \
-        "vmovdqa32 128(%[w]), %%zmm18\n\t" \
-        "vmovdqa32 192(%[w]), %%zmm19\n\t" \
+        "vmovdqu32 0(%[w]), %%zmm16\n\t" \
+        "vmovdqu32 64(%[w]), %%zmm17\n\t" \
+        "vmovdqu32 128(%[w]), %%zmm18\n\t" \
+        "vmovdqu32 192(%[w]), %%zmm19\n\t" \
         ".p2align 5\n" \
         "1:\n\t" \
         "vpbroadcastd 0(%[sigma]), %%zmm20\n\t" \

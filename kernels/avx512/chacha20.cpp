@@ -1,16 +1,16 @@
 // ChaCha20 over whole blocks (RFC 8439 §2.4) with AVX-512: sixteen-block
-// zmm batches while they last, then the quickest shape for what is left.
+// zmm batches while they last (whole batches of text in one asm statement,
+// batch_run.hpp), then the quickest shape for what is left.
 // (Scalar blocks beside the batch, on the idle integer units, measured
 // slower on Zen 4: two of them took a batch from ~700 to ~940 cycles.)
 // Raw ChaCha20, OpenSSH's 64-bit counter layout and every keystream use of
 // the AVX-512 set go through here.
 #include "kernels/avx512/chacha20.hpp"
 
-#include "kernels/avx512/batch_run.hpp"
-
 #include <cstdlib>
 #include <cstring>
 
+#include "kernels/avx512/batch_run.hpp"
 #include "kernels/avx512/kernels.hpp"
 #include "kernels/avx512/set.hpp"
 #include "kernels/bytes.hpp"

@@ -15,7 +15,9 @@
 // SIMDe build's frames are the emulation's, not the set's, and are not
 // searched. CTest runs it twice more, with raw ChaCha20 in two batches at a
 // time and its single block in general registers (Zen 5's choices), and the
-// other way round, whatever this CPU's row says.
+// other way round, whatever this CPU's row says; the first with whole
+// batches of text in the asm statement (avx512/batch_run.hpp, whose caller's
+// frame this checks), the second in the intrinsic batches.
 #include <gtest/gtest.h>
 
 #include <cstdio>

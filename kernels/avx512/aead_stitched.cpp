@@ -9,6 +9,7 @@ namespace stitch::kern::STITCH_AVX512_NS {
 
 void stitched_text(AeadState& st, Direction dir, const uint8_t* in, uint8_t* out, size_t len) noexcept {
     clean_upper();
+    if (key_block_alone_first(st, len)) key_block_alone(st);
     Pass(st, dir, in, out, len).run();
     zero_registers();
 }

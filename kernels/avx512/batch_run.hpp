@@ -91,16 +91,17 @@ alignas(64) inline constexpr uint32_t kSixteens[16] = {16, 16, 16, 16, 16, 16, 1
 
 // Second half: a, b, c, d hold words 0-3, 4-7, 8-11, 12-15 of blocks
 // 4L + m in lane L; afterwards they hold blocks m, 4 + m, 8 + m, 12 + m
-// whole (zmm20..23 the temporaries).
-#define STITCH_ZLANES_TO_BLOCKS(a, b, c, d)                                   \
-    "vshufi32x4 $0x44, " STITCH_Z(b) ", " STITCH_Z(a) ", %%zmm20\n\t"       \
-    "vshufi32x4 $0xee, " STITCH_Z(b) ", " STITCH_Z(a) ", %%zmm21\n\t"       \
-    "vshufi32x4 $0x44, " STITCH_Z(d) ", " STITCH_Z(c) ", %%zmm22\n\t"       \
-    "vshufi32x4 $0xee, " STITCH_Z(d) ", " STITCH_Z(c) ", %%zmm23\n\t"       \
-    "vshufi32x4 $0x88, %%zmm22, %%zmm20, " STITCH_Z(a) "\n\t"               \
-    "vshufi32x4 $0xdd, %%zmm22, %%zmm20, " STITCH_Z(b) "\n\t"               \
-    "vshufi32x4 $0x88, %%zmm23, %%zmm21, " STITCH_Z(c) "\n\t"               \
-    "vshufi32x4 $0xdd, %%zmm23, %%zmm21, " STITCH_Z(d) "\n\t"
+// whole (t0..t3 the temporaries; zmm20..23 here).
+#define STITCH_ZLANES_TO_BLOCKS_WITH(a, b, c, d, t0, t1, t2, t3)                         \
+    "vshufi32x4 $0x44, " STITCH_Z(b) ", " STITCH_Z(a) ", " STITCH_Z(t0) "\n\t"         \
+    "vshufi32x4 $0xee, " STITCH_Z(b) ", " STITCH_Z(a) ", " STITCH_Z(t1) "\n\t"         \
+    "vshufi32x4 $0x44, " STITCH_Z(d) ", " STITCH_Z(c) ", " STITCH_Z(t2) "\n\t"         \
+    "vshufi32x4 $0xee, " STITCH_Z(d) ", " STITCH_Z(c) ", " STITCH_Z(t3) "\n\t"         \
+    "vshufi32x4 $0x88, " STITCH_Z(t2) ", " STITCH_Z(t0) ", " STITCH_Z(a) "\n\t"        \
+    "vshufi32x4 $0xdd, " STITCH_Z(t2) ", " STITCH_Z(t0) ", " STITCH_Z(b) "\n\t"        \
+    "vshufi32x4 $0x88, " STITCH_Z(t3) ", " STITCH_Z(t1) ", " STITCH_Z(c) "\n\t"        \
+    "vshufi32x4 $0xdd, " STITCH_Z(t3) ", " STITCH_Z(t1) ", " STITCH_Z(d) "\n\t"
+#define STITCH_ZLANES_TO_BLOCKS(a, b, c, d) STITCH_ZLANES_TO_BLOCKS_WITH(a, b, c, d, 20, 21, 22, 23)
 
 // Block b (in zmm b) out: in ^ keystream, ANDed with the keep mask where
 // the run has one.

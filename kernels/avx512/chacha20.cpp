@@ -1,6 +1,7 @@
 // ChaCha20 over whole blocks (RFC 8439 §2.4) with AVX-512: sixteen-block
 // zmm batches while they last (whole batches of text in one asm statement,
-// batch_run.hpp), then the quickest shape for what is left.
+// batch_run.hpp, or two at a time in another, pair_run.hpp, where the CPU
+// table says so), then the quickest shape for what is left.
 // (Scalar blocks beside the batch, on the idle integer units, measured
 // slower on Zen 4: two of them took a batch from ~700 to ~940 cycles.)
 // Raw ChaCha20, OpenSSH's 64-bit counter layout and every keystream use of
@@ -12,6 +13,7 @@
 
 #include "kernels/avx512/batch_run.hpp"
 #include "kernels/avx512/kernels.hpp"
+#include "kernels/avx512/pair_run.hpp"
 #include "kernels/avx512/set.hpp"
 #include "kernels/bytes.hpp"
 #include "kernels/x86/keep_block.hpp"
@@ -89,15 +91,6 @@ STITCH_TARGET_AVX512 __attribute__((noinline)) size_t pairs(ChaChaState& st, con
     return frame_depth();
 }
 
-// Whether this CPU runs two batches in flight: read once, at load, from the
-// CPU table (CPUID is an instruction; reading it here is safe wherever the
-// set is linked), or from STITCH_AVX512_BATCHES=1|2, which tests and
-// measurements use to run either on any CPU.
-const bool kTwoBatches = [] {
-    const char* env = std::getenv("STITCH_AVX512_BATCHES");
-    if (env && (env[0] == '1' || env[0] == '2') && env[1] == 0) return env[0] == '2';
-    return avx512::chacha_two_batches(cpu_features_raw());
-}();
 
 // Whether a single block runs in general-purpose registers (the CPU table,
 // avx512/set.cpp) or as a row pair: read once, at load, or from
@@ -138,6 +131,30 @@ STITCH_INLINE_AVX512 void whole_batches(ChaChaState& st, const uint8_t* in, uint
     w.keep = keep;
     batch_run<Keep>(st, w, in, out, batches);
     chacha_advance(st.ctr, 16 * batches);
+#endif
+}
+
+// `pairs` whole pairs of batches from st.ctr on, out = (in ^ keystream) &
+// keep, st advanced past them; the keystream words the statement left in
+// memory wiped.
+template <bool Keep>
+STITCH_INLINE_AVX512 void whole_pairs(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t pairs,
+                                      const U32x16& keep) {
+#if defined(STITCH_AVX512_EMULATED)
+    (void)st, (void)in, (void)out, (void)pairs, (void)keep;
+    __builtin_trap();
+#else
+    PairWords w;
+    U32x16 x[16];
+    load_state(st, 0, x);
+    for (int i = 0; i < 4; ++i) w.words[i] = x[12 + i];
+    load_state(st, 16, x);
+    w.b_ctr[0] = x[12];
+    w.b_ctr[1] = x[13];
+    w.keep = keep;
+    pair_run<Keep>(st, w, in, out, pairs);
+    wipe(w.spill, sizeof(w.spill));
+    chacha_advance(st.ctr, 32 * pairs);
 #endif
 }
 
@@ -244,6 +261,16 @@ const bool kRowSets = [] {
     return avx512::row_sets(cpu_features_raw());
 }();
 
+// Whether this CPU runs two batches in flight: read once, at load, from the
+// CPU table (CPUID is an instruction; reading it here is safe wherever the
+// set is linked), or from STITCH_AVX512_BATCHES=1|2, which tests and
+// measurements use to run either on any CPU.
+const bool kTwoBatches = [] {
+    const char* env = std::getenv("STITCH_AVX512_BATCHES");
+    if (env && (env[0] == '1' || env[0] == '2') && env[1] == 0) return env[0] == '2';
+    return avx512::chacha_two_batches(cpu_features_raw());
+}();
+
 void scrub_below(size_t depth) {
     // The frame begins a few words above this array (the return address,
     // saved registers): 64 bytes more cover them.
@@ -255,7 +282,13 @@ void chacha20_blocks(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t nb
     clean_upper();
     const Plain to;
     if (kTwoBatches && nblocks >= 32) {
-        scrub_below(pairs(st, in, out, nblocks / 32, to));
+        if (in && kBatchRun) {
+            whole_pairs<false>(st, in, out, nblocks / 32, U32x16::splat(0xffffffffu));
+            in += nblocks / 32 * 32 * kChaChaBlock;
+            out += nblocks / 32 * 32 * kChaChaBlock;
+        } else {
+            scrub_below(pairs(st, in, out, nblocks / 32, to));
+        }
         nblocks %= 32;
     }
     if (in && nblocks >= 16 && kBatchRun) {
@@ -286,7 +319,14 @@ void chacha20_xor_kept(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t 
     clean_upper();
     const Kept to{U32x16::splat(0x01010101u * keep)};
     if (kTwoBatches && len >= 32 * kChaChaBlock) {
-        scrub_below(pairs(st, in, out, len / (32 * kChaChaBlock), to));
+        const size_t count = len / (32 * kChaChaBlock);
+        if (kBatchRun) {
+            whole_pairs<true>(st, in, out, count, to.keep);
+            in += count * 32 * kChaChaBlock;
+            out += count * 32 * kChaChaBlock;
+        } else {
+            scrub_below(pairs(st, in, out, count, to));
+        }
         len %= 32 * kChaChaBlock;
     }
     if (len >= 16 * kChaChaBlock && kBatchRun) {

@@ -76,7 +76,10 @@ constexpr Row kRows[] = {
     // 1.41-1.44x. The IFMA width is Zen 4's: not measured here. A lone
     // block stays in general-purpose registers: ten double rounds ~300
     // cycles there, where two-cycle vector operations make a row pair's
-    // chain about twice that (the AVX2 set's row pair: ~490).
+    // chain about twice that (the AVX2 set's row pair: ~490). The two
+    // batches in one asm statement (pair_run.hpp), measured 2026-12-06 on
+    // the same model: raw ChaCha20 0.40 (g++ 12) and 0.36 (clang 14) c/B
+    // -> 0.34 in both, 1.52-1.63x the default at 2-64 KiB.
     {CpuVendor::amd, 0x1a, 0x00, 0xff, Choice::widest, 0, true, true, false,
      "Zen 5: measured 2026-12-02 on an EPYC model 0x02: avx512-ifma with two ChaCha20 batches in flight "
      "1.31-1.44x the default as it comes at 4-64 KiB (one batch: 1.01-1.20x)"},

@@ -24,6 +24,7 @@ CPP = "kernels/avx512/chacha20.cpp"
 PASS = "kernels/avx512/aead_pass.hpp"
 IFMA = "kernels/avx512/poly1305_ifma.hpp"
 RUN = "kernels/avx512/batch_run.hpp"
+PAIR = "kernels/avx512/pair_run.hpp"
 mutants = [
     # The wipes of vector width.
     ("wipe_vectors leaves the first vector", HPP,
@@ -152,7 +153,8 @@ mutants = [
      '"vpunpckhqdq " STITCH_Z(r2) ", " STITCH_Z(r0) ", " STITCH_Z(r3)',
      '"vpunpckhqdq " STITCH_Z(r0) ", " STITCH_Z(r2) ", " STITCH_Z(r3)'),
     ("batch run: lanes to blocks, block 4 + m from the wrong lanes", RUN,
-     '"vshufi32x4 $0xdd, %%zmm22, %%zmm20, " STITCH_Z(b)', '"vshufi32x4 $0x77, %%zmm22, %%zmm20, " STITCH_Z(b)'),
+     '"vshufi32x4 $0xdd, " STITCH_Z(t2) ", " STITCH_Z(t0) ", " STITCH_Z(b)',
+     '"vshufi32x4 $0x77, " STITCH_Z(t2) ", " STITCH_Z(t0) ", " STITCH_Z(b)'),
     ("batch run: block 15 written over block 14", RUN,
      "OUT(15, 0x3c0)", "OUT(15, 0x380)"),
     ("batch run: the input pointer on by 960 bytes a batch", RUN,
@@ -164,6 +166,52 @@ mutants = [
      "    chacha_advance(st.ctr, 16 * batches);\n#endif", "    chacha_advance(st.ctr, 16 * batches - 16);\n#endif"),
     ("batch run: verified opens' whole batches unmasked", CPP,
      "whole_batches<true>(st, in, out, batches, to.keep);", "whole_batches<false>(st, in, out, batches, to.keep);"),
+    # Two batches in flight in one asm statement (pair_run.hpp): B's
+    # counter, the counter step in memory, the interleaved rounds, B's words
+    # through memory during A's transpose, B's output, the wipe after.
+    ("pair run: B's counter words from A's", CPP,
+     "    load_state(st, 16, x);\n", "    load_state(st, 0, x);\n"),
+    ("pair run: the counters on by 16 a pair, not 32", PAIR,
+     "kThirtyTwos[16] = {32, 32, 32, 32, 32, 32, 32, 32,\n                                                         32, 32, 32, 32, 32, 32, 32, 32};",
+     "kThirtyTwos[16] = {16, 16, 16, 16, 16, 16, 16, 16,\n                                                         16, 16, 16, 16, 16, 16, 16, 16};"),
+    ("pair run: no carry into B's word 13", PAIR,
+     "STITCH_ZCOUNTER_ON_32(320, 384, 30, 31)",
+     r'STITCH_ZLOAD(320, 30) "vpaddd %[thirtytwos], %%zmm30, %%zmm30\n\t" STITCH_ZSPILL(30, 320)'),
+    ("pair run: the carry taken at 32 as well (below-or-equal)", PAIR,
+     r'"vpcmpud $1, %[thirtytwos], "', r'"vpcmpud $2, %[thirtytwos], "'),
+    ("pair run: nine double rounds", PAIR,
+     r'"mov $10, %[r]\n\t"', r'"mov $9, %[r]\n\t"'),
+    ("pair run: B's diagonals' second chain from word 27, not 28", PAIR,
+     "16, 21, 26, 31, 17, 22, 27, 28,", "16, 21, 26, 31, 17, 22, 27, 27,"),
+    ("pair run: B's rotation by 7 made by 8", PAIR,
+     "C0, D0, B0, C1, D1, B1, C2, D2, B2, C3, D3, B3, 7)", "C0, D0, B0, C1, D1, B1, C2, D2, B2, C3, D3, B3, 8)"),
+    ("pair run: B's word 13 fed forward from A's", PAIR,
+     "STITCH_ZADD_W(384, 29)", "STITCH_ZADD_W(64, 29)"),
+    ("pair run: B's words 12 and 13 back from each other's slots", PAIR,
+     "STITCH_ZLOAD(448, 28) STITCH_ZLOAD(512, 29)", "STITCH_ZLOAD(512, 28) STITCH_ZLOAD(448, 29)"),
+    ("pair run: key word 7 not fed forward", PAIR,
+     "STITCH_ZADD_B(28, key, z11)", '""'),
+    ("pair run: B's block 31 written over block 30", PAIR,
+     "OUT(31, 0x7c0)", "OUT(31, 0x780)"),
+    ("pair run: the output pointer on by 1984 bytes a pair", PAIR,
+     r'"add $2048, %[out]\n\t"', r'"add $1984, %[out]\n\t"'),
+    ("pair run: the keystream left in the words block", CPP,
+     "    wipe(w.spill, sizeof(w.spill));\n", ""),
+    ("pair run: the state's counter one batch short after the run", CPP,
+     "    chacha_advance(st.ctr, 32 * pairs);", "    chacha_advance(st.ctr, 32 * pairs - 16);"),
+    ("pair run: verified opens' whole pairs unmasked", CPP,
+     "whole_pairs<true>(st, in, out, count, to.keep);", "whole_pairs<false>(st, in, out, count, to.keep);"),
+    # A record's first chunk of an even number of batches with block 0 on
+    # its own (two batches in flight).
+    ("block 0 alone: the counter not moved past it", PASS,
+     "    wipe_object(block0);\n    chacha_advance(st.chacha.ctr, 1);", "    wipe_object(block0);"),
+    ("block 0 alone: the MAC keyed from block 1", PASS,
+     "    x86::ScalarBlock block0(st.chacha);\n    block0.rounds();",
+     "    chacha_advance(st.chacha.ctr, 1);\n    x86::ScalarBlock block0(st.chacha);\n    block0.rounds();"),
+    ("block 0 alone: the accumulator not stored (the AAD lost)", PASS,
+     "    mulx::store(st.mac, acc);\n", ""),
+    ("block 0 alone: taken on a later call too", PASS,
+     "return kTwoBatches && !st.mac_keyed && batches", "return kTwoBatches && batches"),
 ]
 targets = "avx512_stack_test test_kernel_sets boundary_counter_test"
 # One batch at a time with the lone block in general registers and five to
@@ -172,27 +220,24 @@ targets = "avx512_stack_test test_kernel_sets boundary_counter_test"
 # is (tests/CMakeLists.txt's stitch_add_avx512_shape_tests pairs them so,
 # and the asm statement's whole batches with the first, the intrinsic
 # batches with the second).
-runs = [
-    ("wipe/avx512_stack_test", "", "1", "gpr", "on"),
-    ("wipe/avx512_stack_test", "", "2", "rows", "off"),
-    ("kernels/test_kernel_sets", "--gtest_filter=*avx512*", "1", "gpr", "on"),
-    ("kernels/test_kernel_sets", "--gtest_filter=*avx512*", "2", "rows", "off"),
-    ("kernels/boundary_counter_test", "--gtest_filter=*avx512*", "1", "gpr", "on"),
-    ("kernels/boundary_counter_test", "--gtest_filter=*avx512*", "2", "rows", "off"),
-]
+shapes = [("1", "gpr", "on", "on"), ("2", "rows", "off", "off"), ("2", "gpr", "off", "on")]
+runs = [(exe, args) + shape
+        for exe, args in [("wipe/avx512_stack_test", ""),
+                          ("kernels/test_kernel_sets", "--gtest_filter=*avx512*"),
+                          ("kernels/boundary_counter_test", "--gtest_filter=*avx512*")]
+        for shape in shapes]
 
 
 def check():
     failed = []
-    for exe, args, batches, lone, row_sets in runs:
-        # The one-batch runs take whole batches of text in the asm statement
-        # (batch_run.hpp), the two-batch runs in the intrinsic batches.
+    for exe, args, batches, lone, row_sets, batch_run in runs:
         env = dict(os.environ, STITCH_AVX512_BATCHES=batches, STITCH_AVX512_LONE_BLOCK=lone,
-                   STITCH_AVX512_ROW_SETS=row_sets, STITCH_AVX512_BATCH_RUN=row_sets)
+                   STITCH_AVX512_ROW_SETS=row_sets, STITCH_AVX512_BATCH_RUN=batch_run)
         r = subprocess.run(f"{build}/tests/{exe} {args}", shell=True, cwd=runner.root, env=env,
                            capture_output=True, text=True)
         if r.returncode != 0:
-            failed.append(f"{exe.split('/')[1]} ({batches} batch{'es' if batches == '2' else ''}, row sets {row_sets})")
+            failed.append(f"{exe.split('/')[1]} ({batches} batch{'es' if batches == '2' else ''}, row sets {row_sets}, "
+                          f"asm {batch_run})")
     return ", ".join(failed)
 
 

@@ -17,7 +17,10 @@
 // time and its single block in general registers (Zen 5's choices), and the
 // other way round, whatever this CPU's row says; the first with whole
 // batches of text in the asm statement (avx512/batch_run.hpp, whose caller's
-// frame this checks), the second in the intrinsic batches.
+// frame this checks), the second in the intrinsic batches; and a third time
+// as Zen 5 runs it, two batches a time in the asm statement
+// (avx512/pair_run.hpp, whose words block in its caller's frame holds
+// keystream until it is wiped).
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -77,6 +80,18 @@ void add_round_state_patterns(std::vector<Pattern>& p, const Bytes& ks, size_t f
     }
 }
 
+// A batch's keystream words, word by word as the batch holds them before
+// its transpose (what pair_run.hpp parks of the second of two batches):
+// words 12 and 15 of blocks first..first+7.
+void add_keystream_word_patterns(std::vector<Pattern>& p, const Bytes& ks, size_t first) {
+    for (int w : {12, 15}) {
+        std::vector<uint32_t> lanes;
+        for (size_t b = 0; b < 8; ++b) lanes.push_back(kern::load_le32(ks.data() + 64 * (first + b) + 4 * w));
+        p.push_back({"keystream word " + std::to_string(w) + " by word, the batch at block " + std::to_string(first),
+                     words_le(lanes)});
+    }
+}
+
 // Every shape of chacha20_blocks: a lone block, row runs (2..4), ymm batches
 // (5..8), a zmm batch cut short (9..15), whole batches one and two at a
 // time, and a batch and a remainder; and every batch's state after its
@@ -85,7 +100,10 @@ TEST_P(Avx512Stack, ChaCha20LeavesNoKeyNorKeystream) {
     expect_chacha20_leaves_nothing(
         set(), rng_, {1, 2, 3, 4, 5, 7, 8, 9, 10, 12, 15, 16, 17, 24, 31, 32, 33, 41, 48},
         [](std::vector<Pattern>& patterns, const Bytes& ks, size_t n, const ChaChaState& st) {
-            for (size_t first = 0; first + 8 <= n; first += 16) add_round_state_patterns(patterns, ks, first, st.key);
+            for (size_t first = 0; first + 8 <= n; first += 16) {
+                add_round_state_patterns(patterns, ks, first, st.key);
+                add_keystream_word_patterns(patterns, ks, first);
+            }
         });
 }
 

@@ -91,7 +91,6 @@ STITCH_TARGET_AVX512 __attribute__((noinline)) size_t pairs(ChaChaState& st, con
     return frame_depth();
 }
 
-
 // Whether a single block runs in general-purpose registers (the CPU table,
 // avx512/set.cpp) or as a row pair: read once, at load, or from
 // STITCH_AVX512_LONE_BLOCK=gpr|rows, which tests use to run either anywhere.

@@ -27,8 +27,8 @@ namespace stitch::kern::STITCH_AVX512_NS {
 extern const bool kRowSets;
 
 // Whether raw ChaCha20 and the AEAD chunks' rounds run two sixteen-block
-// batches in flight (pair_run.hpp), and a record's first chunk of at least
-// two batches of text takes block 0 alone (aead_pass.hpp):
+// batches in flight (pair_run.hpp), and a record's first chunk of an even
+// number of whole batches takes block 0 alone (aead_pass.hpp):
 // avx512::chacha_two_batches, or STITCH_AVX512_BATCHES=1|2; read once, at
 // load.
 extern const bool kTwoBatches;

@@ -20,8 +20,8 @@
 // words and 4 stores of counter words, at fixed points after the rounds,
 // and none inside them. Left to the compilers (the intrinsic keystream2),
 // the two builds differed by 10% on Zen 5 (model 0x02): g++ 12's raw
-// ChaCha20 at 16-64 KiB 0.41 c/B, clang 14's 0.37 (docs/benchmarks.md, "The
-// two batches in one statement").
+// ChaCha20 at 64 KiB 0.40 c/B, clang 14's 0.36; this statement runs 0.34
+// from either (docs/benchmarks.md, "The two batches in one statement").
 #pragma once
 
 #include <cstddef>

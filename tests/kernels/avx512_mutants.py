@@ -3,8 +3,9 @@
 powers of r, and of what its kernels leave on the stack (docs/kernels.md,
 "What the AVX-512 set leaves on the stack"): plants each in turn in the
 source, rebuilds in BUILD_DIR, runs avx512_stack_test and the kernel suite
-on the AVX-512 set with raw ChaCha20 in one and in two batches at a time,
-and restores the file. Every mutant must be caught. Needs a CPU with
+on the AVX-512 set with raw ChaCha20 in one batch at a time, in two in the
+intrinsic batches, and in two in their asm statement (pair_run.hpp), and
+restores the file. Every mutant must be caught. Needs a CPU with
 AVX-512 (the stack search reads the native set's frames). Not part of
 CTest (each one is a rebuild, ~40 s).
 

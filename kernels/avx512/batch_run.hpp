@@ -110,6 +110,19 @@ alignas(64) inline constexpr uint32_t kSixteens[16] = {16, 16, 16, 16, 16, 16, 1
 #define STITCH_ZKEEP(b) "vpandd 256(%[w]), " STITCH_Z(b) ", " STITCH_Z(b) "\n\t"
 #define STITCH_ZSTORE(b, off) "vmovdqu32 " STITCH_Z(b) ", " #off "(%[out])\n\t"
 
+// Blocks 0..15, block b in zmm b, out through OUT(b, offset).
+#define STITCH_ZOUT_BLOCKS_0_15(OUT)                                  \
+    OUT(0, 0x000) OUT(1, 0x040) OUT(2, 0x080) OUT(3, 0x0c0)           \
+    OUT(4, 0x100) OUT(5, 0x140) OUT(6, 0x180) OUT(7, 0x1c0)           \
+    OUT(8, 0x200) OUT(9, 0x240) OUT(10, 0x280) OUT(11, 0x2c0)         \
+    OUT(12, 0x300) OUT(13, 0x340) OUT(14, 0x380) OUT(15, 0x3c0)
+
+// What a statement that holds state in every zmm register clobbers.
+#define STITCH_ZCLOBBERS                                                                                       \
+    "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12",   \
+        "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23",      \
+        "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31", "k1", "cc", "memory"
+
 // The statement's text, with OUT(b, offset) writing block b.
 #define STITCH_ZRUN_TEXT(OUT) \
         /* The key's words and the first batch's words 12..15, once a call. */ \
@@ -185,10 +198,7 @@ alignas(64) inline constexpr uint32_t kSixteens[16] = {16, 16, 16, 16, 16, 16, 1
         STITCH_ZLANES_TO_BLOCKS(1, 5, 9, 13) \
         STITCH_ZLANES_TO_BLOCKS(2, 6, 10, 14) \
         STITCH_ZLANES_TO_BLOCKS(3, 7, 11, 15) \
-        OUT(0, 0x000) OUT(1, 0x040) OUT(2, 0x080) OUT(3, 0x0c0) \
-        OUT(4, 0x100) OUT(5, 0x140) OUT(6, 0x180) OUT(7, 0x1c0) \
-        OUT(8, 0x200) OUT(9, 0x240) OUT(10, 0x280) OUT(11, 0x2c0) \
-        OUT(12, 0x300) OUT(13, 0x340) OUT(14, 0x380) OUT(15, 0x3c0) \
+        STITCH_ZOUT_BLOCKS_0_15(OUT) \
         "add $1024, %[in]\n\t" \
         "add $1024, %[out]\n\t" \
         "dec %[n]\n\t" \
@@ -199,9 +209,7 @@ alignas(64) inline constexpr uint32_t kSixteens[16] = {16, 16, 16, 16, 16, 16, 1
 #define STITCH_ZRUN_OPERANDS                                                                                \
     : [in] "+r"(in), [out] "+r"(out), [n] "+r"(batches), [r] "=&r"(rounds)                                   \
     : [key] "r"(st.key), [sigma] "r"(kSigma), [w] "r"(&w), [sixteens] "m"(kSixteens)                         \
-    : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", \
-      "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23",      \
-      "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31", "k1", "cc", "memory"
+    : STITCH_ZCLOBBERS
 
 namespace stitch::kern::STITCH_AVX512_NS {
 

@@ -74,7 +74,13 @@ alignas(64) inline constexpr uint32_t kThirtyTwos[16] = {32, 32, 32, 32, 32, 32,
     STITCH_ZHALF2(0, 5, 10, 15, 1, 6, 11, 12, 2, 7, 8, 13, 3, 4, 9, 14,                                \
                   16, 21, 26, 31, 17, 22, 27, 28, 18, 23, 24, 29, 19, 20, 25, 30)
 
-// Input words 0..11 of both batches: sigma and the key, broadcast.
+// Input words 0..11 (sigma, then the key) into or onto z0..z11, each by
+// OP(offset, base, z): a broadcast at the start, an add in the
+// feed-forward.
+#define STITCH_ZINPUT_0_11(OP, z0, z1, z2, z3, z4, z5, z6, z7, z8, z9, z10, z11)            \
+    OP(0, sigma, z0) OP(4, sigma, z1) OP(8, sigma, z2) OP(12, sigma, z3)                      \
+    OP(0, key, z4) OP(4, key, z5) OP(8, key, z6) OP(12, key, z7)                              \
+    OP(16, key, z8) OP(20, key, z9) OP(24, key, z10) OP(28, key, z11)
 #define STITCH_ZBROADCAST(off, base, z) "vpbroadcastd " #off "(%[" #base "]), " STITCH_Z(z) "\n\t"
 #define STITCH_ZCOPY(from, to) "vmovdqa32 " STITCH_Z(from) ", " STITCH_Z(to) "\n\t"
 #define STITCH_ZLOAD(off, z) "vmovdqa32 " #off "(%[w]), " STITCH_Z(z) "\n\t"
@@ -82,11 +88,6 @@ alignas(64) inline constexpr uint32_t kThirtyTwos[16] = {32, 32, 32, 32, 32, 32,
 // The feed-forward of one word from a broadcast dword or a PairWords vector.
 #define STITCH_ZADD_B(off, base, z) "vpaddd " #off "(%[" #base "])%{1to16%}, " STITCH_Z(z) ", " STITCH_Z(z) "\n\t"
 #define STITCH_ZADD_W(off, z) "vpaddd " #off "(%[w]), " STITCH_Z(z) ", " STITCH_Z(z) "\n\t"
-#define STITCH_ZADD_INPUT_0_11(z0, z1, z2, z3, z4, z5, z6, z7, z8, z9, z10, z11)                      \
-    STITCH_ZADD_B(0, sigma, z0) STITCH_ZADD_B(4, sigma, z1) STITCH_ZADD_B(8, sigma, z2)             \
-    STITCH_ZADD_B(12, sigma, z3) STITCH_ZADD_B(0, key, z4) STITCH_ZADD_B(4, key, z5)                \
-    STITCH_ZADD_B(8, key, z6) STITCH_ZADD_B(12, key, z7) STITCH_ZADD_B(16, key, z8)                 \
-    STITCH_ZADD_B(20, key, z9) STITCH_ZADD_B(24, key, z10) STITCH_ZADD_B(28, key, z11)
 
 // One batch's 64-bit lane counters (words 12, 13 at lo, hi of PairWords)
 // on 32 blocks; a lane whose word 12 wrapped (now under 32) carries one
@@ -118,12 +119,7 @@ alignas(64) inline constexpr uint32_t kThirtyTwos[16] = {32, 32, 32, 32, 32, 32,
         ".p2align 5\n" \
         "1:\n\t" \
         /* Both batches' input words: B's 0..11 and 14, 15 are A's. */ \
-        STITCH_ZBROADCAST(0, sigma, 0) STITCH_ZBROADCAST(4, sigma, 1) \
-        STITCH_ZBROADCAST(8, sigma, 2) STITCH_ZBROADCAST(12, sigma, 3) \
-        STITCH_ZBROADCAST(0, key, 4) STITCH_ZBROADCAST(4, key, 5) \
-        STITCH_ZBROADCAST(8, key, 6) STITCH_ZBROADCAST(12, key, 7) \
-        STITCH_ZBROADCAST(16, key, 8) STITCH_ZBROADCAST(20, key, 9) \
-        STITCH_ZBROADCAST(24, key, 10) STITCH_ZBROADCAST(28, key, 11) \
+        STITCH_ZINPUT_0_11(STITCH_ZBROADCAST, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11) \
         STITCH_ZLOAD(0, 12) STITCH_ZLOAD(64, 13) STITCH_ZLOAD(128, 14) STITCH_ZLOAD(192, 15) \
         STITCH_ZCOPY(0, 16) STITCH_ZCOPY(1, 17) STITCH_ZCOPY(2, 18) STITCH_ZCOPY(3, 19) \
         STITCH_ZCOPY(4, 20) STITCH_ZCOPY(5, 21) STITCH_ZCOPY(6, 22) STITCH_ZCOPY(7, 23) \
@@ -136,9 +132,9 @@ alignas(64) inline constexpr uint32_t kThirtyTwos[16] = {32, 32, 32, 32, 32, 32,
         "dec %[r]\n\t" \
         "jnz 2b\n\t" \
         /* The feed-forward, A then B. */ \
-        STITCH_ZADD_INPUT_0_11(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11) \
+        STITCH_ZINPUT_0_11(STITCH_ZADD_B, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11) \
         STITCH_ZADD_W(0, 12) STITCH_ZADD_W(64, 13) STITCH_ZADD_W(128, 14) STITCH_ZADD_W(192, 15) \
-        STITCH_ZADD_INPUT_0_11(16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27) \
+        STITCH_ZINPUT_0_11(STITCH_ZADD_B, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27) \
         STITCH_ZADD_W(320, 28) STITCH_ZADD_W(384, 29) STITCH_ZADD_W(128, 30) STITCH_ZADD_W(192, 31) \
         /* B's words 12..15 wait in memory; their registers take the */ \
         /* counter step and A's transpose. */ \
@@ -146,10 +142,7 @@ alignas(64) inline constexpr uint32_t kThirtyTwos[16] = {32, 32, 32, 32, 32, 32,
         STITCH_ZCOUNTER_ON_32(0, 64, 28, 29) \
         STITCH_ZCOUNTER_ON_32(320, 384, 30, 31) \
         STITCH_ZTRANSPOSE(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 28, 29, 30, 31) \
-        OUT(0, 0x000) OUT(1, 0x040) OUT(2, 0x080) OUT(3, 0x0c0) \
-        OUT(4, 0x100) OUT(5, 0x140) OUT(6, 0x180) OUT(7, 0x1c0) \
-        OUT(8, 0x200) OUT(9, 0x240) OUT(10, 0x280) OUT(11, 0x2c0) \
-        OUT(12, 0x300) OUT(13, 0x340) OUT(14, 0x380) OUT(15, 0x3c0) \
+        STITCH_ZOUT_BLOCKS_0_15(OUT) \
         /* B back whole; A's registers are the temporaries now. */ \
         STITCH_ZLOAD(448, 28) STITCH_ZLOAD(512, 29) STITCH_ZLOAD(576, 30) STITCH_ZLOAD(640, 31) \
         STITCH_ZTRANSPOSE(16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 0, 1, 2, 3) \
@@ -165,9 +158,7 @@ alignas(64) inline constexpr uint32_t kThirtyTwos[16] = {32, 32, 32, 32, 32, 32,
 #define STITCH_ZPAIR_OPERANDS                                                                                       \
     : [in] "+r"(in), [out] "+r"(out), [n] "+r"(pairs), [r] "=&r"(rounds)                                              \
     : [key] "r"(st.key), [sigma] "r"(kSigma), [w] "r"(&w), [thirtytwos] "m"(kThirtyTwos)                            \
-    : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12",        \
-      "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23",             \
-      "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31", "k1", "cc", "memory"
+    : STITCH_ZCLOBBERS
 
 namespace stitch::kern::STITCH_AVX512_NS {
 

@@ -37,7 +37,9 @@ struct Impl {
     const char* label = nullptr;
 
     // Blocks one chacha20_blocks call computes at no more cost than one: the
-    // set's batch (8 for AVX2, 16 for AVX-512). A raw ChaCha20 update that
+    // set's batch (8 for AVX2), or two (32 for AVX-512: one pair of batches
+    // where the CPU table runs pairs, Zen 5, and no dearer than two calls
+    // elsewhere). A raw ChaCha20 update that
     // ends in a partial block takes that block's keystream in the same call
     // as the whole blocks of the last such run (chacha_stream_xor), not in a
     // call of its own.

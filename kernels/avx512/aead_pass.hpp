@@ -150,8 +150,23 @@ private:
             key_lane_row_sets<3>(n);
         else if (n <= 15)
             key_lane<16>(n);
+        else if (!open_ && keyed_pair_fits(len_))
+            key_lane_pair();
         else
             first_chunk();
+    }
+
+    // A seal of 17..31 text blocks where pairs run (Zen 5): one pair cut
+    // short, block 0 in its free lane; the MAC after it (trailing_mac). An
+    // open's MAC must read the ciphertext before the text is written, and
+    // the key before that: it takes first_chunk.
+    STITCH_INLINE_AVX512 void key_lane_pair() {
+        uint64_t k[4];
+        chacha20_xor_keyed(st_.chacha, in_, out_, len_, st_.ks, k);
+        x86::key_mac(st_, acc_, k);
+        wipe(k, sizeof(k));
+        if (len_ % kChaChaBlock) st_.ks_pos = uint32_t(len_ % kChaChaBlock);
+        pos_ = len_;
     }
 
     // Block 0 and n <= 3 text blocks in the row layout, block 0 in lane 0.

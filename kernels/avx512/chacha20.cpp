@@ -133,6 +133,25 @@ STITCH_INLINE_AVX512 void whole_batches(ChaChaState& st, const uint8_t* in, uint
 #endif
 }
 
+#if !defined(STITCH_AVX512_EMULATED)
+// A pair's words block from st's counter on; Keyed: from block 1 on, with
+// B's last lane on block 0 (st's own counter words).
+template <bool Keyed>
+STITCH_INLINE_AVX512 void pair_words(const ChaChaState& st, PairWords& w) {
+    U32x16 x[16];
+    load_state(st, Keyed ? 1 : 0, x);
+    for (int i = 0; i < 4; ++i) w.words[i] = x[12 + i];
+    load_state(st, Keyed ? 17 : 16, x);
+    w.b_ctr[0] = x[12];
+    w.b_ctr[1] = x[13];
+    if constexpr (Keyed) {
+        constexpr __mmask16 kLane15 = 0x8000;
+        for (int i = 0; i < 2; ++i)
+            w.b_ctr[i] = U32x16(_mm512_mask_mov_epi32(w.b_ctr[i].raw(), kLane15, _mm512_set1_epi32(int(st.ctr[i]))));
+    }
+}
+#endif
+
 // `pairs` whole pairs of batches from st.ctr on, out = (in ^ keystream) &
 // keep, st advanced past them; the keystream words the statement left in
 // memory wiped.
@@ -144,16 +163,56 @@ STITCH_INLINE_AVX512 void whole_pairs(ChaChaState& st, const uint8_t* in, uint8_
     __builtin_trap();
 #else
     PairWords w;
-    U32x16 x[16];
-    load_state(st, 0, x);
-    for (int i = 0; i < 4; ++i) w.words[i] = x[12 + i];
-    load_state(st, 16, x);
-    w.b_ctr[0] = x[12];
-    w.b_ctr[1] = x[13];
+    pair_words<false>(st, w);
     w.keep = keep;
     pair_run<Keep>(st, w, in, out, pairs);
     wipe(w.spill, sizeof(w.spill));
     chacha_advance(st.ctr, 32 * pairs);
+#endif
+}
+
+// The last len bytes (16 < blocks begun <= 32) as one pair cut short
+// (pair_cut): blocks 0..15 straight from the statement, the rest XORed from
+// B's keystream in a buffer, which is wiped (it holds the keystream of
+// blocks to come too). out = (in ^ keystream) & keep; with kept, the last
+// block's whole keystream there (last_run's contract); st advanced past
+// every block begun. Where the CPU table runs two batches (Zen 5), 17..31
+// blocks took a lone batch and then the shapes for under a batch, a chain
+// of rounds twice as long: raw ChaCha20 at 1088..1984 B 249..323 ns
+// against 203 for 2048 B (EPYC model 0x02, docs/benchmarks.md).
+//
+// Keyed (a seal's first call, at most 31 blocks): the text starts at
+// block 1, and B's last lane, which no text block needs, runs block 0,
+// whose key words r ‖ s go to key.
+template <bool Keep, bool Keyed = false>
+STITCH_INLINE_AVX512 void cut_pair(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t len, const U32x16& keep,
+                                   uint8_t* kept, uint64_t* key = nullptr) {
+#if defined(STITCH_AVX512_EMULATED)
+    (void)st, (void)in, (void)out, (void)len, (void)keep, (void)kept, (void)key;
+    __builtin_trap();
+#else
+    constexpr uint32_t first = Keyed ? 1 : 0;
+    PairWords w;
+    pair_words<Keyed>(st, w);
+    w.keep = keep;
+    constexpr size_t kBatchBytes = 16 * kChaChaBlock;
+    alignas(64) uint8_t ks[kBatchBytes];
+    pair_cut<Keep>(st, w, ks, in, out);
+    wipe(w.spill, sizeof(w.spill));
+    const size_t left = len - kBatchBytes, whole = left / kChaChaBlock * kChaChaBlock;
+    in += kBatchBytes;
+    out += kBatchBytes;
+    for (size_t i = 0; i < whole; i += kChaChaBlock)
+        ((U32x16::load_le(in + i) ^ U32x16::load_le(ks + i)) & keep).store_le(out + i);
+    if (left > whole)
+        ((U32x16::load_le(in + whole, left - whole) ^ U32x16::load_le(ks + whole)) & keep)
+            .store_le(out + whole, left - whole);
+    const size_t blocks = (len + kChaChaBlock - 1) / kChaChaBlock;
+    if (kept) std::memcpy(kept, ks + (blocks - 17) * kChaChaBlock, kChaChaBlock);
+    if constexpr (Keyed)
+        for (int i = 0; i < 4; ++i) key[i] = load_le64(ks + 15 * kChaChaBlock + 8 * i);
+    wipe_blocks(ks, 16);
+    chacha_advance(st.ctr, first + blocks);
 #endif
 }
 
@@ -290,6 +349,10 @@ void chacha20_blocks(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t nb
         }
         nblocks %= 32;
     }
+    if (kTwoBatches && in && nblocks > 16 && kBatchRun) {
+        cut_pair<false>(st, in, out, nblocks * kChaChaBlock, U32x16::splat(0xffffffffu), nullptr);
+        nblocks = 0;
+    }
     if (in && nblocks >= 16 && kBatchRun) {
         whole_batches<false>(st, in, out, nblocks / 16, U32x16::splat(0xffffffffu));
         in += nblocks / 16 * 16 * kChaChaBlock;
@@ -328,6 +391,10 @@ void chacha20_xor_kept(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t 
         }
         len %= 32 * kChaChaBlock;
     }
+    if (kTwoBatches && len > 16 * kChaChaBlock && kBatchRun) {
+        cut_pair<true>(st, in, out, len, to.keep, nullptr);
+        len = 0;
+    }
     if (len >= 16 * kChaChaBlock && kBatchRun) {
         const size_t batches = len / (16 * kChaChaBlock);
         whole_batches<true>(st, in, out, batches, to.keep);
@@ -346,9 +413,33 @@ void chacha20_xor_last(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t 
     if (len < kChaChaBlock && kLoneBlockInGpr) {
         x86::lone_block(st, nullptr, kept);  // where the CPU table says so, as chacha20_blocks; advances st
         xor_short(out, in, kept, len);
+    } else if (len > 16 * kChaChaBlock && kTwoBatches && kBatchRun) {
+        cut_pair<false>(st, in, out, len, U32x16::splat(0xffffffffu), kept);
+    } else if (len > 16 * kChaChaBlock) {
+        // A whole batch, then the rest: the last run chacha_stream_xor hands
+        // over is two batches long (Impl::keystream_run), for the cut pair.
+        if (kBatchRun) {
+            whole_batches<false>(st, in, out, 1, U32x16::splat(0xffffffffu));
+            in += 16 * kChaChaBlock;
+            out += 16 * kChaChaBlock;
+        } else {
+            batch<16>(st, in, out, 16, Plain{});  // moves in and out on
+        }
+        last_run(st, in, out, len - 16 * kChaChaBlock, Kept{U32x16::splat(0xffffffffu)}, kept);
     } else {
         last_run(st, in, out, len, Kept{U32x16::splat(0xffffffffu)}, kept);
     }
+    zero_registers();
+}
+
+bool keyed_pair_fits(size_t len) noexcept {
+    return kTwoBatches && kBatchRun && len > 16 * kChaChaBlock && len <= 31 * kChaChaBlock;
+}
+
+void chacha20_xor_keyed(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t len, uint8_t kept[kChaChaBlock],
+                        uint64_t key[4]) noexcept {
+    clean_upper();
+    cut_pair<false, true>(st, in, out, len, U32x16::splat(0xffffffffu), len % kChaChaBlock ? kept : nullptr, key);
     zero_registers();
 }
 

@@ -24,7 +24,7 @@ const Impl kImpl = {
     stitched_text,
     open_record,
     STITCH_AVX512_IFMA ? "avx512-ifma" STITCH_AVX512_EMULATION : "avx512" STITCH_AVX512_EMULATION,
-    16,
+    32,  // two batches: one pair, or one cut short (chacha20.cpp), where the CPU table runs pairs
     chacha20_xor_last,
 };
 

@@ -47,6 +47,19 @@ STITCH_TARGET_AVX512 void chacha20_xor_kept(ChaChaState& st, const uint8_t* in, 
 STITCH_TARGET_AVX512 void chacha20_xor_last(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t len,
                                             uint8_t kept[kChaChaBlock]) noexcept;
 
+// Whether a seal's first call of len text bytes takes block 0 and the text
+// in one pair cut short (chacha20_xor_keyed): 17..31 text blocks, where
+// the CPU table runs two batches and the asm statements run.
+bool keyed_pair_fits(size_t len) noexcept;
+
+// A seal's first call of len bytes where keyed_pair_fits: out = in ^
+// keystream from block 1 on, block 0's key words r ‖ s in key, the last
+// block's whole keystream in kept where the text ends in a partial block,
+// st advanced past block 0 and every text block begun. Block 0 runs in the
+// lane of the pair's second batch that the text leaves free.
+STITCH_TARGET_AVX512 void chacha20_xor_keyed(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t len,
+                                             uint8_t kept[kChaChaBlock], uint64_t key[4]) noexcept;
+
 // Contract of poly1305_blocks_portable: MULX for short runs; long ones on
 // IFMA lanes (avx512-ifma) or the AVX2 set's four-lane code (avx512).
 STITCH_TARGET_AVX512 void poly1305_blocks(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept;

@@ -114,8 +114,17 @@ alignas(64) inline constexpr uint32_t kThirtyTwos[16] = {32, 32, 32, 32, 32, 32,
     STITCH_ZLANES_TO_BLOCKS_WITH(r2, r6, r10, r14, t0, t1, t2, t3)                                         \
     STITCH_ZLANES_TO_BLOCKS_WITH(r3, r7, r11, r15, t0, t1, t2, t3)
 
-// The statement's text, with OUT(b, offset) writing block b.
-#define STITCH_ZPAIR_TEXT(OUT) \
+// Blocks 16..31 (B's), block b in zmm b after B's transpose, out
+// through OUT(b, offset).
+#define STITCH_ZOUT_BLOCKS_16_31(OUT)                                 \
+    OUT(16, 0x400) OUT(17, 0x440) OUT(18, 0x480) OUT(19, 0x4c0)       \
+    OUT(20, 0x500) OUT(21, 0x540) OUT(22, 0x580) OUT(23, 0x5c0)       \
+    OUT(24, 0x600) OUT(25, 0x640) OUT(26, 0x680) OUT(27, 0x6c0)       \
+    OUT(28, 0x700) OUT(29, 0x740) OUT(30, 0x780) OUT(31, 0x7c0)
+
+// The statement's text, with OUT(b, offset) writing A's block b and
+// OUT_B(b, offset) B's.
+#define STITCH_ZPAIR_TEXT(OUT, OUT_B) \
         ".p2align 5\n" \
         "1:\n\t" \
         /* Both batches' input words: B's 0..11 and 14, 15 are A's. */ \
@@ -146,10 +155,7 @@ alignas(64) inline constexpr uint32_t kThirtyTwos[16] = {32, 32, 32, 32, 32, 32,
         /* B back whole; A's registers are the temporaries now. */ \
         STITCH_ZLOAD(448, 28) STITCH_ZLOAD(512, 29) STITCH_ZLOAD(576, 30) STITCH_ZLOAD(640, 31) \
         STITCH_ZTRANSPOSE(16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 0, 1, 2, 3) \
-        OUT(16, 0x400) OUT(17, 0x440) OUT(18, 0x480) OUT(19, 0x4c0) \
-        OUT(20, 0x500) OUT(21, 0x540) OUT(22, 0x580) OUT(23, 0x5c0) \
-        OUT(24, 0x600) OUT(25, 0x640) OUT(26, 0x680) OUT(27, 0x6c0) \
-        OUT(28, 0x700) OUT(29, 0x740) OUT(30, 0x780) OUT(31, 0x7c0) \
+        STITCH_ZOUT_BLOCKS_16_31(OUT_B) \
         "add $2048, %[in]\n\t" \
         "add $2048, %[out]\n\t" \
         "dec %[n]\n\t" \
@@ -158,6 +164,14 @@ alignas(64) inline constexpr uint32_t kThirtyTwos[16] = {32, 32, 32, 32, 32, 32,
 #define STITCH_ZPAIR_OPERANDS                                                                                       \
     : [in] "+r"(in), [out] "+r"(out), [n] "+r"(pairs), [r] "=&r"(rounds)                                              \
     : [key] "r"(st.key), [sigma] "r"(kSigma), [w] "r"(&w), [thirtytwos] "m"(kThirtyTwos)                            \
+    : STITCH_ZCLOBBERS
+
+// One of B's blocks of keystream into the cut pair's buffer (pair_cut).
+#define STITCH_ZKEYSTREAM_B(b, off) "vmovdqa32 " STITCH_Z(b) ", " #off "-0x400(%[ks])\n\t"
+
+#define STITCH_ZPAIR_CUT_OPERANDS                                                                                   \
+    : [in] "+r"(in), [out] "+r"(out), [n] "+r"(pairs), [r] "=&r"(rounds)                                              \
+    : [key] "r"(st.key), [sigma] "r"(kSigma), [w] "r"(&w), [thirtytwos] "m"(kThirtyTwos), [ks] "r"(ks)              \
     : STITCH_ZCLOBBERS
 
 namespace stitch::kern::STITCH_AVX512_NS {
@@ -172,9 +186,24 @@ STITCH_INLINE_AVX512 void pair_run(const ChaChaState& st, PairWords& w, const ui
                                    size_t pairs) {
     size_t rounds;
     if constexpr (Keep)
-        __asm__ volatile(STITCH_ZPAIR_TEXT(STITCH_ZOUT_KEPT) STITCH_ZPAIR_OPERANDS);
+        __asm__ volatile(STITCH_ZPAIR_TEXT(STITCH_ZOUT_KEPT, STITCH_ZOUT_KEPT) STITCH_ZPAIR_OPERANDS);
     else
-        __asm__ volatile(STITCH_ZPAIR_TEXT(STITCH_ZOUT_PLAIN) STITCH_ZPAIR_OPERANDS);
+        __asm__ volatile(STITCH_ZPAIR_TEXT(STITCH_ZOUT_PLAIN, STITCH_ZOUT_PLAIN) STITCH_ZPAIR_OPERANDS);
+}
+
+// One pair cut short, for 17..32 blocks: batch A's sixteen blocks as
+// pair_run's (out = in ^ keystream, ANDed with w.keep where Keep), batch
+// B's keystream into ks, from which the caller takes the blocks it needs
+// and which it wipes. B's work is on pipes A leaves idle (Zen 5), so the
+// pair costs about what A alone does. Leaves what pair_run leaves.
+template <bool Keep>
+STITCH_INLINE_AVX512 void pair_cut(const ChaChaState& st, PairWords& w, uint8_t ks[16 * kChaChaBlock],
+                                   const uint8_t* in, uint8_t* out) {
+    size_t rounds, pairs = 1;
+    if constexpr (Keep)
+        __asm__ volatile(STITCH_ZPAIR_TEXT(STITCH_ZOUT_KEPT, STITCH_ZKEYSTREAM_B) STITCH_ZPAIR_CUT_OPERANDS);
+    else
+        __asm__ volatile(STITCH_ZPAIR_TEXT(STITCH_ZOUT_PLAIN, STITCH_ZKEYSTREAM_B) STITCH_ZPAIR_CUT_OPERANDS);
 }
 
 }  // namespace stitch::kern::STITCH_AVX512_NS

@@ -12,8 +12,8 @@
 namespace stitch::kern {
 
 // The most blocks a partial block's run takes (chacha_stream_xor): the
-// AVX-512 set's batch.
-constexpr size_t kMaxKeystreamRun = 16;
+// AVX-512 set's two batches.
+constexpr size_t kMaxKeystreamRun = 32;
 
 void chacha_load_key(ChaChaState& st, const uint8_t key[32]) noexcept {
     for (int i = 0; i < 8; ++i) st.key[i] = load_le32(key + 4 * i);

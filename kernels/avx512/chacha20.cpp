@@ -415,18 +415,19 @@ void chacha20_xor_last(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t 
         xor_short(out, in, kept, len);
     } else if (len > 16 * kChaChaBlock && kTwoBatches && kBatchRun) {
         cut_pair<false>(st, in, out, len, U32x16::splat(0xffffffffu), kept);
-    } else if (len > 16 * kChaChaBlock) {
-        // A whole batch, then the rest: the last run chacha_stream_xor hands
-        // over is two batches long (Impl::keystream_run), for the cut pair.
-        if (kBatchRun) {
+    } else {
+        // The last run chacha_stream_xor hands over is up to two batches long
+        // (Impl::keystream_run), for the cut pair; elsewhere a whole batch
+        // first, then the rest.
+        if (len > 16 * kChaChaBlock && kBatchRun) {
             whole_batches<false>(st, in, out, 1, U32x16::splat(0xffffffffu));
             in += 16 * kChaChaBlock;
             out += 16 * kChaChaBlock;
-        } else {
+            len -= 16 * kChaChaBlock;
+        } else if (len > 16 * kChaChaBlock) {
             batch<16>(st, in, out, 16, Plain{});  // moves in and out on
+            len -= 16 * kChaChaBlock;
         }
-        last_run(st, in, out, len - 16 * kChaChaBlock, Kept{U32x16::splat(0xffffffffu)}, kept);
-    } else {
         last_run(st, in, out, len, Kept{U32x16::splat(0xffffffffu)}, kept);
     }
     zero_registers();

@@ -318,10 +318,17 @@ STITCH_INLINE_AVX512 TwoSets<__m512i> two_sets_of_eight(const FirstPowers& f) {
 
 // --- runs --------------------------------------------------------------------
 
-// h (64-bit limbs) in lane 0, zeros elsewhere: where a run starts.
+// h (64-bit limbs) in lane 0, zeros elsewhere: where a run starts. Each
+// limb is read on its own (mulx::load): clang 14 read limb 2 of the 44-bit
+// split, (h1 >> 24) | (h2 << 40), as one 8-byte load from byte 11 of h,
+// across the two 8-byte stores poly1305_init or the MAC had just made, which
+// the store queue cannot forward: on Zen 5 POLY1305 of 128, 192 and 256 B
+// (a run of whole groups of four, no MULX head before it) took 15-30%
+// longer than g++ 12's build (kernel, December 2026).
 template <class V>
 STITCH_INLINE_AVX512 Lanes<V> start(const Poly1305State& st) {
-    const Base44 h = to_base44(st.h[0], st.h[1], st.h[2]);
+    const mulx::PolyAcc acc = mulx::load(st);
+    const Base44 h = to_base44(acc.h0, acc.h1, acc.h2);
     if constexpr (kZmm<V>) {
         const __m512i z = _mm512_setzero_si512();
         return Lanes<V>{_mm512_mask_set1_epi64(z, 1, int64_t(h.l0)), _mm512_mask_set1_epi64(z, 1, int64_t(h.l1)),
@@ -345,22 +352,37 @@ STITCH_INLINE_AVX512 uint64_t lane_sum(V v) {
 // The sum of the lanes back into st.h, partially reduced (h2 <= 4).
 template <class V>
 STITCH_INLINE_AVX512 void finish(Poly1305State& st, const Lanes<V>& a) {
-    using u128 = unsigned __int128;
-    const uint64_t s0 = lane_sum(a.l0);  // each below 8·2^45
-    const uint64_t s1 = lane_sum(a.l1);
-    const uint64_t s2 = lane_sum(a.l2);
-    u128 t = u128(s0) + (u128(s1) << 44);
-    const uint64_t h0 = uint64_t(t);
-    t = (t >> 64) + (u128(s2) << 24);  // s2·2^88 = (s2·2^24)·2^64
-    const uint64_t h1 = uint64_t(t);
-    const uint64_t top = uint64_t(t >> 64);  // bits 128 and up: below 2^8
-    // Fold from 2^130 up, times 5.
-    const uint64_t c = (top >> 2) * 5;
-    t = u128(h0) + c;
-    st.h[0] = uint64_t(t);
-    t = u128(h1) + uint64_t(t >> 64);
-    st.h[1] = uint64_t(t);
-    st.h[2] = (top & 3) + uint64_t(t >> 64);
+    uint64_t h0 = lane_sum(a.l0);  // each below 8·2^45
+    uint64_t h1 = lane_sum(a.l1);
+    uint64_t h2 = lane_sum(a.l2);
+    // h0 + h1·2^44 + h2·2^88 in 64-bit limbs, and the bits from 2^130 up
+    // (below 2^8) folded back times 5. One asm statement: from the same
+    // lines in C++ (unsigned __int128) g++ 12 made a longer chain of SHLD,
+    // ADC and register moves than clang 14, a few cycles more at the end
+    // of every run (Zen 5, December 2026).
+    uint64_t t0, t1;
+    __asm__("movq %[h1], %[t0]\n\t"
+            "shlq $44, %[t0]\n\t"             // h1·2^44, low limb
+            "shrq $20, %[h1]\n\t"             //          high limb
+            "movq %[h2], %[t1]\n\t"
+            "shlq $24, %[t1]\n\t"             // h2·2^88, middle limb
+            "shrq $40, %[h2]\n\t"             //          top limb
+            "addq %[t0], %[h0]\n\t"
+            "adcq %[t1], %[h1]\n\t"
+            "adcq $0, %[h2]\n\t"              // bits 128 and up
+            "movq %[h2], %[t0]\n\t"
+            "shrq $2, %[t0]\n\t"
+            "leaq (%[t0],%[t0],4), %[t0]\n\t"  // (bits 130 and up)·5
+            "andq $3, %[h2]\n\t"
+            "addq %[t0], %[h0]\n\t"
+            "adcq $0, %[h1]\n\t"
+            "adcq $0, %[h2]"
+            : [h0] "+&r"(h0), [h1] "+&r"(h1), [h2] "+&r"(h2), [t0] "=&r"(t0), [t1] "=&r"(t1)
+            :
+            : "cc");
+    st.h[0] = h0;
+    st.h[1] = h1;
+    st.h[2] = h2;
 }
 
 // h of st, then `groups` (>= 1) groups of four blocks absorbed on a ymm,

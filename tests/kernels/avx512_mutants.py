@@ -258,6 +258,17 @@ mutants = [
      "        if (len_ % kChaChaBlock) st_.ks_pos = uint32_t(len_ % kChaChaBlock);\n", ""),
     ("keyed pair: the key words not wiped", PASS,
      "        x86::key_mac(st_, acc_, k);\n        wipe(k, sizeof(k));\n        if (len_", "        x86::key_mac(st_, acc_, k);\n        if (len_"),
+    # A run's start and end in 64-bit limbs (start, finish).
+    ("IFMA Poly1305: a run starts from h1 in place of h2", IFMA,
+     "const Base44 h = to_base44(acc.h0, acc.h1, acc.h2);", "const Base44 h = to_base44(acc.h0, acc.h1, acc.h1);"),
+    ("IFMA Poly1305: the end's h1 weighed at 2^43", IFMA,
+     '"shlq $44, %[t0]\\n\\t"             // h1', '"shlq $43, %[t0]\\n\\t"             // h1'),
+    ("IFMA Poly1305: the end's middle carry dropped", IFMA,
+     '"adcq %[t1], %[h1]\\n\\t"', '"addq %[t1], %[h1]\\n\\t"'),
+    ("IFMA Poly1305: the end's fold from 2^130 times 4", IFMA,
+     '"leaq (%[t0],%[t0],4), %[t0]\\n\\t"', '"leaq (,%[t0],4), %[t0]\\n\\t"'),
+    ("IFMA Poly1305: the end keeps bits 130 and up in h2", IFMA,
+     '"andq $3, %[h2]\\n\\t"', '"andq $7, %[h2]\\n\\t"'),
 ]
 targets = "avx512_stack_test test_kernel_sets boundary_counter_test"
 # One batch at a time with the lone block in general registers and five to

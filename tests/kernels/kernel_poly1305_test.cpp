@@ -91,6 +91,36 @@ TEST_P(KernelSuite, Poly1305EdgeValuesMatchPortable) {
     }
 }
 
+// r = 1, so every power of r is 1 and a vector run's lanes end as plain sums
+// of their blocks: the last four blocks chosen so that the lanes' 44-bit
+// limbs sum to s0 = 4·(2^44 − 1) and s1 = 2^20 − 1, and s0 + s1·2^44 carries
+// out of the low 64 bits. Random blocks make that carry about once in a
+// million runs; a four- or eight-lane run's end that dropped it (the
+// IFMA set's `finish`) gave a wrong h1 here and survived the random tests.
+TEST_P(KernelSuite, Poly1305LaneSumCarriesIntoTheMiddleLimb) {
+    Bytes key(32, 0x00);
+    key[0] = 1;      // r = 1
+    key[16] = 0x5a;  // any s
+    for (size_t n : {4, 5, 8, 9, 12, 16, 20, 24, 25, 32, 48, 64}) {
+        Bytes msg(16 * n, 0x00);
+        uint8_t* last4 = msg.data() + 16 * (n - 4);
+        std::memset(last4, 0xff, 8);  // limb 0 all ones, limb 1 = 2^20 − 1
+        for (size_t j = 1; j < 4; ++j) {
+            std::memset(last4 + 16 * j, 0xff, 5);  // limb 0 = 2^44 − 1, limb 1 = 0
+            last4[16 * j + 5] = 0x0f;
+        }
+        SCOPED_TRACE(n);
+        Poly1305State a, b;
+        kern::poly1305_init(a, key.data());
+        b = a;
+        portable().poly1305_blocks(a, msg.data(), n);
+        impl().poly1305_blocks(b, msg.data(), n);
+        expect_equivalent(a, b);
+        EXPECT_EQ(to_hex(tag_of(portable(), a)), to_hex(tag_of(portable(), b)));
+        if (HasFailure()) return;
+    }
+}
+
 // A message started on one kernel set and finished on the other, in pieces
 // long enough for vector code.
 TEST_P(KernelSuite, Poly1305StateMovesBetweenKernelSets) {

@@ -323,7 +323,7 @@ STITCH_INLINE_AVX512 TwoSets<__m512i> two_sets_of_eight(const FirstPowers& f) {
 // split, (h1 >> 24) | (h2 << 40), as one 8-byte load from byte 11 of h,
 // across the two 8-byte stores poly1305_init or the MAC had just made, which
 // the store queue cannot forward: on Zen 5 POLY1305 of 128, 192 and 256 B
-// (a run of whole groups of four, no MULX head before it) took 15-30%
+// (a run of whole groups of four, no MULX head before it) took 14-28%
 // longer than g++ 12's build (kernel, December 2026).
 template <class V>
 STITCH_INLINE_AVX512 Lanes<V> start(const Poly1305State& st) {

@@ -59,7 +59,10 @@ inline const bool kShortOpenKeyInGpr = short_open_key_in_gpr_here();
 // partial) in one nine-block statement, the ninth in general-purpose
 // registers beside the batch, rather than a batch and then a row pair:
 // where the seal's rule takes that statement (Zen 4, Zen 5, Emerald
-// Rapids). Measured on Emerald Rapids (docs/benchmarks.md).
+// Rapids). Measured on Emerald Rapids, and on Zen 5 against a batch and
+// then the lone block in general registers: raw ChaCha20 of 513-576 B in
+// 0.69-0.76 of the time, 1025-1088 B 0.80-0.86 (kernel, AVX-512 hidden,
+// December 2026; docs/benchmarks.md). Zen 4 is not measured.
 inline const bool kRawNineBlocks = kKeyBesideBatch != KeyBeside::never;
 
 }  // namespace stitch::kern::avx2

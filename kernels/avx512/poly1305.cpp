@@ -4,6 +4,9 @@
 // lanes, or for long runs sixteen in two sets of eight) or, without IFMA,
 // on the AVX2 set's four-lane code. The POLY1305 EVP_MAC and every
 // trailing MAC of the AEAD pass go through here.
+#include <cstdlib>
+#include <cstring>
+
 #include "kernels/x86/poly1305_vector.hpp"
 #include "kernels/avx2/kernels.hpp"
 #include "kernels/avx512/chacha20.hpp"
@@ -23,6 +26,39 @@ const size_t kZmmMinBlocks = [] {
     const size_t n = avx512::ifma_zmm_min_blocks(cpu_features_raw());
     return n < 16 ? 16 : n;  // a two-set zmm run needs one whole group
 }();
+
+// The order of each step's products (poly1305_ifma.hpp's Order): read once,
+// at load, from the CPU table, or from STITCH_AVX512_IFMA_ORDER=limbs|carry,
+// which tests and measurements use to run either on any CPU.
+const bool kIfmaCarryOrder = [] {
+    const char* env = std::getenv("STITCH_AVX512_IFMA_ORDER");
+    if (env && std::strcmp(env, "carry") == 0) return true;
+    if (env && std::strcmp(env, "limbs") == 0) return false;
+    return avx512::ifma_carry_order(cpu_features_raw());
+}();
+
+// nblocks (a multiple of four, at least four) on IFMA lanes, from st.h back
+// into st.h.
+template <ifma::Order O>
+STITCH_INLINE_AVX512 void ifma_runs(Poly1305State& st, const uint8_t* in, size_t nblocks) {
+    const ifma::FirstPowers f = ifma::first_powers(st);
+    if (nblocks < kIfmaTwoSetsMinBlocks) {
+        ifma::absorb4<O>(st, ifma::powers4(f), in, nblocks / 4);
+        return;
+    }
+    // What whole groups leave over on four lanes first, then groups of 2L
+    // blocks on two sets of L lanes.
+    const size_t group = nblocks < kZmmMinBlocks ? 8 : 16;
+    if (const size_t fours = nblocks % group / 4; fours > 0) {
+        ifma::absorb4<O>(st, ifma::powers4(f), in, fours);
+        in += 4 * fours * kPolyBlock;
+        nblocks -= 4 * fours;
+    }
+    if (group == 8)
+        ifma::absorb_two_sets<O>(st, ifma::two_sets_of_four(f), in, nblocks / 8);
+    else
+        ifma::absorb_two_sets<O>(st, ifma::two_sets_of_eight(f), in, nblocks / 16);
+}
 }  // namespace
 #endif
 
@@ -49,23 +85,10 @@ void poly1305_blocks(Poly1305State& st, const uint8_t* in, size_t nblocks) noexc
     }
     if (nblocks > 0) {
 #if STITCH_AVX512_IFMA
-        const ifma::FirstPowers f = ifma::first_powers(st);
-        if (nblocks < kIfmaTwoSetsMinBlocks) {
-            ifma::absorb4(st, ifma::powers4(f), in, nblocks / 4);
-        } else {
-            // What whole groups leave over on four lanes first, then groups
-            // of 2L blocks on two sets of L lanes.
-            const size_t group = nblocks < kZmmMinBlocks ? 8 : 16;
-            if (const size_t fours = nblocks % group / 4; fours > 0) {
-                ifma::absorb4(st, ifma::powers4(f), in, fours);
-                in += 4 * fours * kPolyBlock;
-                nblocks -= 4 * fours;
-            }
-            if (group == 8)
-                ifma::absorb_two_sets(st, ifma::two_sets_of_four(f), in, nblocks / 8);
-            else
-                ifma::absorb_two_sets(st, ifma::two_sets_of_eight(f), in, nblocks / 16);
-        }
+        if (kIfmaCarryOrder)
+            ifma_runs<ifma::Order::carry>(st, in, nblocks);
+        else
+            ifma_runs<ifma::Order::limbs>(st, in, nblocks);
 #else
         poly1305_blocks_avx2_vector(st, in, nblocks);
 #endif

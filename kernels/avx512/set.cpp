@@ -33,6 +33,10 @@ struct Row {
     // (chacha20.hpp's keystream_row_sets) rather than a word-per-register
     // batch of eight (ymm) or sixteen (zmm).
     bool row_sets;
+    // Each IFMA Poly1305 step takes its limbs' products in the order the
+    // carry round finishes them (limb 1, 2, 0) rather than limb order
+    // (poly1305_ifma.hpp's Order).
+    bool ifma_carry_order;
     const char* evidence;
 };
 
@@ -46,7 +50,7 @@ constexpr Row kRows[] = {
     // drops under 512-bit multiply work), so its default provider runs AVX2
     // Poly1305 and 256-bit ChaCha20 there; stitch never runs the set there,
     // not even when asked for.
-    {CpuVendor::intel, 6, 0x55, 0x55, Choice::never, 0, false, false, false,
+    {CpuVendor::intel, 6, 0x55, 0x55, Choice::never, 0, false, false, false, false,
      "Skylake-SP, Cascade Lake, Cooper Lake: never (OpenSSL avoids AVX-512 there); not measured"},
     // Two 512-bit IFMA pipes: two sets of eight zmm lanes beat two sets of
     // four ymm lanes from 48 blocks (init, blocks and final per call: 107
@@ -55,19 +59,19 @@ constexpr Row kRows[] = {
     // sets: measured 2026-12-06, the kernel (both ways in one process) raw
     // ChaCha20 of 257-768 B in 0.84-0.94 of the time of the ymm or zmm
     // batch, seals and opens of 193-704 B in 0.91-0.97.
-    {CpuVendor::intel, 6, 0xcf, 0xcf, Choice::widest, 48, false, false, true,
+    {CpuVendor::intel, 6, 0xcf, 0xcf, Choice::widest, 48, false, false, true, false,
      "Emerald Rapids: measured 2026-12-02 on a Xeon (2 vCPUs): avx512-ifma against the default as it "
      "comes 1.12-1.22x at 16-64 KiB, against the avx2 set's 0.35-0.59x (docs/benchmarks.md)"},
     // Five to twelve blocks as a batch until row sets are measured here.
-    {CpuVendor::intel, 6, 0x8f, 0x8f, Choice::widest, 48, false, false, false,
+    {CpuVendor::intel, 6, 0x8f, 0x8f, Choice::widest, 48, false, false, false, false,
      "Sapphire Rapids: as Emerald Rapids, same core; not measured"},
     // Raw ChaCha20's single block as a ymm row pair (the default): measured
     // 2026-12-04 on an EPYC model 0x11, the kernel at 64 B ~105 ns against
     // 125-190 in general-purpose registers (four integer units to Zen 5's six).
-    {CpuVendor::amd, 0x19, 0x10, 0x1f, Choice::widest, 0, false, false, false,
+    {CpuVendor::amd, 0x19, 0x10, 0x1f, Choice::widest, 0, false, false, false, false,
      "Zen 4 (Genoa): measured on an EPYC model 0x11: avx512-ifma 1.01-1.08x at 16-64 KiB, faster than avx2"},
-    {CpuVendor::amd, 0x19, 0x60, 0x7f, Choice::widest, 0, false, false, false, "Zen 4 (Raphael, Phoenix): as Genoa, same core; not measured"},
-    {CpuVendor::amd, 0x19, 0xa0, 0xaf, Choice::widest, 0, false, false, false, "Zen 4c (Bergamo, Siena): as Genoa, same core; not measured"},
+    {CpuVendor::amd, 0x19, 0x60, 0x7f, Choice::widest, 0, false, false, false, false, "Zen 4 (Raphael, Phoenix): as Genoa, same core; not measured"},
+    {CpuVendor::amd, 0x19, 0xa0, 0xaf, Choice::widest, 0, false, false, false, false, "Zen 4c (Bergamo, Siena): as Genoa, same core; not measured"},
     // Vector integer ops take two cycles: one sixteen-block batch leaves the
     // pipes half idle, two in flight fill them. Measured 2026-12-02 on an EPYC
     // model 0x02 (2 vCPUs), raw ChaCha20 against the default as it comes at
@@ -79,8 +83,13 @@ constexpr Row kRows[] = {
     // chain about twice that (the AVX2 set's row pair: ~490). The two
     // batches in one asm statement (pair_run.hpp), measured 2026-12-06 on
     // the same model: raw ChaCha20 0.40 (g++ 12) and 0.36 (clang 14) c/B
-    // -> 0.34 in both, 1.52-1.63x the default at 2-64 KiB.
-    {CpuVendor::amd, 0x1a, 0x00, 0xff, Choice::widest, 0, true, true, false,
+    // -> 0.34 in both, 1.52-1.63x the default at 2-64 KiB. The IFMA
+    // Poly1305's products in the carry round's order, measured 2026-12-06
+    // on the same model (core cycles a POLY1305 message, g++ 12 / clang
+    // 14): 256 B 168-173 -> 152-156 / 155-160 -> 151-155, 2 KiB 761-810 ->
+    // 709-717 / 774-792 -> 726-746, 16 KiB 2764-2894 -> 2646-2706 /
+    // 2927-2999 -> 2722-2817; no size slower (docs/benchmarks.md).
+    {CpuVendor::amd, 0x1a, 0x00, 0xff, Choice::widest, 0, true, true, false, true,
      "Zen 5: measured 2026-12-02 on an EPYC model 0x02: avx512-ifma with two ChaCha20 batches in flight "
      "1.31-1.44x the default as it comes at 4-64 KiB (one batch: 1.01-1.20x)"},
 };
@@ -133,6 +142,11 @@ bool lone_block_in_gpr(const CpuFeatures& f) noexcept {
 bool row_sets(const CpuFeatures& f) noexcept {
     const Row* row = row_for(f);
     return row && row->row_sets;
+}
+
+bool ifma_carry_order(const CpuFeatures& f) noexcept {
+    const Row* row = row_for(f);
+    return row && row->ifma_carry_order;
 }
 
 size_t ifma_zmm_min_blocks(const CpuFeatures& f) noexcept {

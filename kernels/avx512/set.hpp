@@ -48,6 +48,13 @@ bool lone_block_in_gpr(const CpuFeatures& f) noexcept;
 // choice: Emerald Rapids; the batch elsewhere).
 bool row_sets(const CpuFeatures& f) noexcept;
 
+// Whether each IFMA Poly1305 step takes its limbs' products in the order
+// the previous step's carry round finishes them (limb 1, 2, then 0) on this
+// CPU (a measured row's choice: Zen 5) or in limb order (0, 1, 2), as
+// elsewhere, where the carry order was not measured or measured mixed (an
+// order from limb 1 on Zen 4).
+bool ifma_carry_order(const CpuFeatures& f) noexcept;
+
 // Why: the table row that decided (with its measurement), or the default rule.
 const char* evidence(const CpuFeatures& f) noexcept;
 

@@ -269,6 +269,14 @@ mutants = [
      '"leaq (%[t0],%[t0],4), %[t0]\\n\\t"', '"leaq (,%[t0],4), %[t0]\\n\\t"'),
     ("IFMA Poly1305: the end keeps bits 130 and up in h2", IFMA,
      '"andq $3, %[h2]\\n\\t"', '"andq $7, %[h2]\\n\\t"'),
+    # multiply()'s two orders of the products (Order::carry: limb 1, 2, 0;
+    # Order::limbs: 0, 1, 2), each run by the shapes that force it.
+    ("IFMA Poly1305, carry order: limb 1's low product into d0 by 20·r1, not 20·r2", IFMA,
+     "d0 = madd_lo(z, a.l1, m.t2);", "d0 = madd_lo(z, a.l1, m.t1);"),
+    ("IFMA Poly1305, carry order: limb 0's high product into e2 by r1, not r2", IFMA,
+     "e2 = madd_hi(e2, a.l0, m.r2);", "e2 = madd_hi(e2, a.l0, m.r1);"),
+    ("IFMA Poly1305, limb order: limb 0's low product into d0 by r1, not r0", IFMA,
+     "d0 = madd_lo(z, a.l0, m.r0);", "d0 = madd_lo(z, a.l0, m.r1);"),
 ]
 targets = "avx512_stack_test test_kernel_sets boundary_counter_test"
 # One batch at a time with the lone block in general registers and five to
@@ -276,8 +284,9 @@ targets = "avx512_stack_test test_kernel_sets boundary_counter_test"
 # five to twelve blocks as a batch: the CPU table's ways, whatever this CPU
 # is (tests/CMakeLists.txt's stitch_add_avx512_shape_tests pairs them so,
 # and the asm statement's whole batches with the first, the intrinsic
-# batches with the second).
-shapes = [("1", "gpr", "on", "on"), ("2", "rows", "off", "off"), ("2", "gpr", "off", "on")]
+# batches with the second; the IFMA Poly1305's limb order with the first,
+# the carry round's order with the other two).
+shapes = [("1", "gpr", "on", "on", "limbs"), ("2", "rows", "off", "off", "carry"), ("2", "gpr", "off", "on", "carry")]
 runs = [(exe, args) + shape
         for exe, args in [("wipe/avx512_stack_test", ""),
                           ("kernels/test_kernel_sets", "--gtest_filter=*avx512*"),
@@ -287,14 +296,15 @@ runs = [(exe, args) + shape
 
 def check():
     failed = []
-    for exe, args, batches, lone, row_sets, batch_run in runs:
+    for exe, args, batches, lone, row_sets, batch_run, order in runs:
         env = dict(os.environ, STITCH_AVX512_BATCHES=batches, STITCH_AVX512_LONE_BLOCK=lone,
-                   STITCH_AVX512_ROW_SETS=row_sets, STITCH_AVX512_BATCH_RUN=batch_run)
+                   STITCH_AVX512_ROW_SETS=row_sets, STITCH_AVX512_BATCH_RUN=batch_run,
+                   STITCH_AVX512_IFMA_ORDER=order)
         r = subprocess.run(f"{build}/tests/{exe} {args}", shell=True, cwd=runner.root, env=env,
                            capture_output=True, text=True)
         if r.returncode != 0:
             failed.append(f"{exe.split('/')[1]} ({batches} batch{'es' if batches == '2' else ''}, row sets {row_sets}, "
-                          f"asm {batch_run})")
+                          f"asm {batch_run}, IFMA {order} order)")
     return ", ".join(failed)
 
 

@@ -107,6 +107,19 @@ TEST(DispatchRule, Avx512LoneBlockInGprOnZen5Only) {
     EXPECT_FALSE(kern::avx512::lone_block_in_gpr(features(kRows[7])));    // an unmeasured row
 }
 
+// The IFMA Poly1305's products in the carry round's order on Zen 5 only,
+// where that was measured quicker; limb order on Zen 4 (an order from limb
+// 1 measured mixed there), Emerald Rapids and the unmeasured rows.
+TEST(DispatchRule, Avx512IfmaCarryOrderOnZen5Only) {
+    for (const Row& row : kRows) {
+        const bool zen5 = std::string_view(row.cpu) == "Zen 5 (Turin)";
+        EXPECT_EQ(kern::avx512::ifma_carry_order(features(row)), zen5) << row.cpu;
+    }
+    CpuFeatures other = features(kRows[19]);
+    other.vendor = CpuVendor::intel;
+    EXPECT_FALSE(kern::avx512::ifma_carry_order(other));
+}
+
 // Five to twelve blocks of keystream as two or three zmm row sets on
 // Emerald Rapids only, where that was measured faster; a word-per-register
 // batch on every other row, Sapphire Rapids (the same core, unmeasured) and

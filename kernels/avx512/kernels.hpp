@@ -81,7 +81,7 @@ inline constexpr size_t kIfmaMinBlocks = 8;
 inline constexpr size_t kIfmaTwoSetsMinBlocks = 24;
 // Two sets of eight zmm lanes from 192 blocks on Zen 4, whose zmm IFMA runs
 // at half rate; from how many elsewhere is a column of the CPU table
-// (avx512/rule.cpp: 48 on Emerald Rapids, measured there).
+// (avx512/set.cpp: 48 on Emerald Rapids and 32 on Zen 5, measured there).
 static_assert(kIfmaTwoSetsMinBlocks >= 8, "a two-set run needs one whole group");
 #else
 inline constexpr size_t kVectorPolyMinBlocks = 20;

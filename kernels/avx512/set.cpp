@@ -77,7 +77,13 @@ constexpr Row kRows[] = {
     // model 0x02 (2 vCPUs), raw ChaCha20 against the default as it comes at
     // 4-64 KiB: one batch 1.01-1.03x (0.53-0.58 c/B), two 1.31-1.37x
     // (0.40-0.44); TLS 1.3 seal and open at 16-64 KiB 1.07-1.20x, two
-    // 1.41-1.44x. The IFMA width is Zen 4's: not measured here. A lone
+    // 1.41-1.44x. Full-rate zmm IFMA: two sets of eight zmm lanes from 32
+    // blocks, measured 2026-12-06 (core cycles a POLY1305 message, g++ 12
+    // and clang 14, against two sets of four ymm lanes up to 191 blocks):
+    // 512 B 245-250 -> 220-232, 1 KiB 406-427 -> 297-310, 2 KiB 712-740 ->
+    // 470-498. With the switch at 16 blocks, runs of 24-31 blocks (a set
+    // of four, then the zmm sets) read 3-6% slower than at 32.
+    // A lone
     // block stays in general-purpose registers: ten double rounds ~300
     // cycles there, where two-cycle vector operations make a row pair's
     // chain about twice that (the AVX2 set's row pair: ~490). The two
@@ -89,7 +95,7 @@ constexpr Row kRows[] = {
     // 14): 256 B 168-173 -> 152-156 / 155-160 -> 151-155, 2 KiB 761-810 ->
     // 709-717 / 774-792 -> 726-746, 16 KiB 2764-2894 -> 2646-2706 /
     // 2927-2999 -> 2722-2817; no size slower (docs/benchmarks.md).
-    {CpuVendor::amd, 0x1a, 0x00, 0xff, Choice::widest, 0, true, true, false, true,
+    {CpuVendor::amd, 0x1a, 0x00, 0xff, Choice::widest, 32, true, true, false, true,
      "Zen 5: measured 2026-12-02 on an EPYC model 0x02: avx512-ifma with two ChaCha20 batches in flight "
      "1.31-1.44x the default as it comes at 4-64 KiB (one batch: 1.01-1.20x)"},
 };

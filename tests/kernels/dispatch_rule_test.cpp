@@ -86,7 +86,7 @@ TEST_P(DispatchTable, PicksTheDocumentedSet) {
 TEST(DispatchRule, IfmaZmmWidthPerCpu) {
     EXPECT_EQ(kern::avx512::ifma_zmm_min_blocks(features(kRows[12])), 48u);   // Emerald Rapids
     EXPECT_EQ(kern::avx512::ifma_zmm_min_blocks(features(kRows[17])), 192u);  // Zen 4
-    EXPECT_EQ(kern::avx512::ifma_zmm_min_blocks(features(kRows[19])), 192u);  // Zen 5: width not measured
+    EXPECT_EQ(kern::avx512::ifma_zmm_min_blocks(features(kRows[19])), 32u);   // Zen 5
 }
 
 // Raw ChaCha20's batches in flight: two where a measured row says so (Zen

@@ -94,7 +94,9 @@ constexpr Row kRows[] = {
     // on the same model (core cycles a POLY1305 message, g++ 12 / clang
     // 14): 256 B 168-173 -> 152-156 / 155-160 -> 151-155, 2 KiB 761-810 ->
     // 709-717 / 774-792 -> 726-746, 16 KiB 2764-2894 -> 2646-2706 /
-    // 2927-2999 -> 2722-2817; no size slower (docs/benchmarks.md).
+    // 2927-2999 -> 2722-2817; no size slower (at Zen 4's width; with the
+    // zmm sets from 32 blocks, 512 B 1-3% slower, 1.5-4 KiB 2-6% quicker;
+    // docs/benchmarks.md).
     {CpuVendor::amd, 0x1a, 0x00, 0xff, Choice::widest, 32, true, true, false, true,
      "Zen 5: measured 2026-12-02 on an EPYC model 0x02: avx512-ifma with two ChaCha20 batches in flight "
      "1.31-1.44x the default as it comes at 4-64 KiB (one batch: 1.01-1.20x)"},

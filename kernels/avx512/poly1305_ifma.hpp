@@ -164,9 +164,8 @@ STITCH_INLINE_AVX512 Lanes<__m256i> load4(const uint8_t* m) {
 // 0-13% quicker in the carry order from both compilers, no size slower
 // with two sets of four ymm lanes up to 191 blocks; with the zmm sets from
 // 32 blocks (Zen 5's width since), 512 B 1-3% slower, 1.5-4 KiB 2-6%
-// quicker; on
-// Zen 4 an order from limb 1 was measured mixed (3-4% quicker at 192-320 B,
-// 4-6% slower at 512 B-4 KiB). So the CPU table chooses
+// quicker. On Zen 4 an order from limb 1 was measured mixed (3-4% quicker
+// at 192-320 B, 4-6% slower at 512 B-4 KiB). So the CPU table chooses
 // (avx512/set.cpp's ifma_carry_order): the carry order on Zen 5, limb
 // order elsewhere. The powers of r are made with limb order: their
 // multiplies' inputs are all ready at once.

@@ -176,49 +176,40 @@ enum class Order : uint8_t { limbs, carry };
 // bits and its high part (below 2^42) separately, and the high part of limb
 // i weighs 2^(44i + 52) = 2^(44(i+1)) · 2^8; limb 2's lands at 2^140 ≡
 // 5·2^10.
+// The sums of multiply(): d_k the low 52 bits of the products landing in
+// limb k, e_k the high parts.
+template <class V>
+struct Sums {
+    V d0, d1, d2, e0, e1, e2;
+};
+
+// s += x·(m0, m1, m2): one limb of a times the multiplier's limbs that
+// weigh it into limbs 0, 1 and 2.
+template <class V>
+STITCH_INLINE_AVX512 void add_products(Sums<V>& s, V x, V m0, V m1, V m2) {
+    s.d0 = madd_lo(s.d0, x, m0);
+    s.d1 = madd_lo(s.d1, x, m1);
+    s.d2 = madd_lo(s.d2, x, m2);
+    s.e0 = madd_hi(s.e0, x, m0);
+    s.e1 = madd_hi(s.e1, x, m1);
+    s.e2 = madd_hi(s.e2, x, m2);
+}
+
 template <Order O = Order::limbs, class V>
 STITCH_INLINE_AVX512 Lanes<V> multiply(const Lanes<V>& a, const Multiplier<V>& m) {
     const V z = splat<V>(0);
-    V d0, d1, d2, e0, e1, e2;
+    Sums<V> s{z, z, z, z, z, z};
     if constexpr (O == Order::limbs) {
-        d0 = madd_lo(z, a.l0, m.r0);
-        d1 = madd_lo(z, a.l0, m.r1);
-        d2 = madd_lo(z, a.l0, m.r2);
-        e0 = madd_hi(z, a.l0, m.r0);
-        e1 = madd_hi(z, a.l0, m.r1);
-        e2 = madd_hi(z, a.l0, m.r2);
-        d0 = madd_lo(d0, a.l1, m.t2);
-        d1 = madd_lo(d1, a.l1, m.r0);
-        d2 = madd_lo(d2, a.l1, m.r1);
-        e0 = madd_hi(e0, a.l1, m.t2);
-        e1 = madd_hi(e1, a.l1, m.r0);
-        e2 = madd_hi(e2, a.l1, m.r1);
-        d0 = madd_lo(d0, a.l2, m.t1);
-        d1 = madd_lo(d1, a.l2, m.t2);
-        d2 = madd_lo(d2, a.l2, m.r0);
-        e0 = madd_hi(e0, a.l2, m.t1);
-        e1 = madd_hi(e1, a.l2, m.t2);
-        e2 = madd_hi(e2, a.l2, m.r0);
+        add_products(s, a.l0, m.r0, m.r1, m.r2);
+        add_products(s, a.l1, m.t2, m.r0, m.r1);
+        add_products(s, a.l2, m.t1, m.t2, m.r0);
     } else {
-        d0 = madd_lo(z, a.l1, m.t2);
-        d1 = madd_lo(z, a.l1, m.r0);
-        d2 = madd_lo(z, a.l1, m.r1);
-        e0 = madd_hi(z, a.l1, m.t2);
-        e1 = madd_hi(z, a.l1, m.r0);
-        e2 = madd_hi(z, a.l1, m.r1);
-        d0 = madd_lo(d0, a.l2, m.t1);
-        d1 = madd_lo(d1, a.l2, m.t2);
-        d2 = madd_lo(d2, a.l2, m.r0);
-        e0 = madd_hi(e0, a.l2, m.t1);
-        e1 = madd_hi(e1, a.l2, m.t2);
-        e2 = madd_hi(e2, a.l2, m.r0);
-        d0 = madd_lo(d0, a.l0, m.r0);
-        d1 = madd_lo(d1, a.l0, m.r1);
-        d2 = madd_lo(d2, a.l0, m.r2);
-        e0 = madd_hi(e0, a.l0, m.r0);
-        e1 = madd_hi(e1, a.l0, m.r1);
-        e2 = madd_hi(e2, a.l0, m.r2);
+        add_products(s, a.l1, m.t2, m.r0, m.r1);
+        add_products(s, a.l2, m.t1, m.t2, m.r0);
+        add_products(s, a.l0, m.r0, m.r1, m.r2);
     }
+    V d0 = s.d0, d1 = s.d1, d2 = s.d2;
+    const V e0 = s.e0, e1 = s.e1, e2 = s.e2;
     // Now d_i < 3·2^52, e_i < 3·2^42.
     d1 = add64(d1, shl64<8>(e0));
     d2 = add64(d2, shl64<8>(e1));

@@ -271,12 +271,16 @@ mutants = [
      '"andq $3, %[h2]\\n\\t"', '"andq $7, %[h2]\\n\\t"'),
     # multiply()'s two orders of the products (Order::carry: limb 1, 2, 0;
     # Order::limbs: 0, 1, 2), each run by the shapes that force it.
-    ("IFMA Poly1305, carry order: limb 1's low product into d0 by 20·r1, not 20·r2", IFMA,
-     "d0 = madd_lo(z, a.l1, m.t2);", "d0 = madd_lo(z, a.l1, m.t1);"),
-    ("IFMA Poly1305, carry order: limb 0's high product into e2 by r1, not r2", IFMA,
-     "e2 = madd_hi(e2, a.l0, m.r2);", "e2 = madd_hi(e2, a.l0, m.r1);"),
-    ("IFMA Poly1305, limb order: limb 0's low product into d0 by r1, not r0", IFMA,
-     "d0 = madd_lo(z, a.l0, m.r0);", "d0 = madd_lo(z, a.l0, m.r1);"),
+    ("IFMA Poly1305, carry order: limb 1's products into limb 0 by 20·r1, not 20·r2", IFMA,
+     "    } else {\n        add_products(s, a.l1, m.t2, m.r0, m.r1);",
+     "    } else {\n        add_products(s, a.l1, m.t1, m.r0, m.r1);"),
+    ("IFMA Poly1305, carry order: limb 0's products into limb 2 by r1, not r2", IFMA,
+     "add_products(s, a.l0, m.r0, m.r1, m.r2);\n    }", "add_products(s, a.l0, m.r0, m.r1, m.r1);\n    }"),
+    ("IFMA Poly1305, limb order: limb 0's products into limb 0 by r1, not r0", IFMA,
+     "    if constexpr (O == Order::limbs) {\n        add_products(s, a.l0, m.r0, m.r1, m.r2);",
+     "    if constexpr (O == Order::limbs) {\n        add_products(s, a.l0, m.r1, m.r1, m.r2);"),
+    ("IFMA Poly1305: add_products's high product into e1 by m0", IFMA,
+     "    s.e1 = madd_hi(s.e1, x, m1);", "    s.e1 = madd_hi(s.e1, x, m0);"),
 ]
 targets = "avx512_stack_test test_kernel_sets boundary_counter_test"
 # One batch at a time with the lone block in general registers and five to

@@ -100,8 +100,9 @@ TEST_P(KernelSuite, Poly1305EdgeValuesMatchPortable) {
 // The sums come out as planned, and carry, at 8, 12 and 16 blocks (two to
 // four steps on four lanes, modelled limb by limb); at 20 and more the zero
 // blocks' 2^128 bits have folded into the low limbs first, and those counts
-// (with the MULX head, two sets of four, and from 192 two sets of eight zmm
-// lanes) compare with the portable blocks as any run does. `finish` is one
+// (with the MULX head, two sets of four, and two sets of eight zmm lanes
+// from the CPU table's width: 32 blocks on Zen 5, 48 on Emerald Rapids,
+// 192 elsewhere) compare with the portable blocks as any run does. `finish` is one
 // asm text for every width.
 TEST_P(KernelSuite, Poly1305LaneSumCarriesIntoTheMiddleLimb) {
     Bytes key(32, 0x00);

@@ -8,7 +8,10 @@
 // writes (in ^ keystream) masked by the verdict: the plaintext of an
 // authentic record, zeros otherwise, with no branch on the tag. (Short
 // seals take the one pass, avx2/aead_pass.hpp: their MAC needs the
-// ciphertext, so it cannot run beside the rounds.)
+// ciphertext, so it cannot run beside the rounds. Block 0 and the text's
+// first block in general-purpose registers instead, measured on Zen 5 in
+// December 2026: level at 1-64 bytes, 4-10% slower at 65-192 with the
+// rows beside them; docs/benchmarks.md.)
 // Included by the two entry points, avx2/aead_text.cpp and
 // avx2/aead_record.cpp.
 #pragma once

@@ -47,6 +47,17 @@ alignas(32) static constexpr uint8_t kRot8[32] = {3, 0, 1, 2, 7, 4, 5, 6, 11, 8,
     STITCH_ADD(a, b) STITCH_XOR(d, a) STITCH_SHUF(d, "rot8")                                               \
     STITCH_ADD(c, d) STITCH_XOR(b, c) STITCH_ROTL(b, 7, 25)
 
+// The same with the shift temporary t.
+#define STITCH_ROTL_T(x, n, rn, t)                           \
+    "vpslld $" #n ", " x ", " t "\n\t"                       \
+    "vpsrld $" #rn ", " x ", " x "\n\t"                      \
+    "vpor " t ", " x ", " x "\n\t"
+#define STITCH_QR_T(a, b, c, d, t)                                                                         \
+    STITCH_ADD(a, b) STITCH_XOR(d, a) STITCH_SHUF(d, "rot16")                                              \
+    STITCH_ADD(c, d) STITCH_XOR(b, c) STITCH_ROTL_T(b, 12, 20, t)                                          \
+    STITCH_ADD(a, b) STITCH_XOR(d, a) STITCH_SHUF(d, "rot8")                                               \
+    STITCH_ADD(c, d) STITCH_XOR(b, c) STITCH_ROTL_T(b, 7, 25, t)
+
 // Two quarter rounds side by side (…0 and …1), one line per line of RFC
 // 8439 §2.1, so the two independent chains interleave; ROTL2 rotates both
 // b words (STITCH_ROTL2 with two temporaries, or the batch's with one).

@@ -66,6 +66,16 @@ struct alignas(32) BatchFrame {
     // words (12..15; its other input words are lane 0 of x), then the four
     // of its words the rounds keep in memory, then its first 8 words out.
     uint32_t lone_words[16];  // at 704
+    // Raw ChaCha20's run with the first round's counter-free columns
+    // (batches_xor_counter_free): at 768 the last batch's words 8..15 after
+    // its rounds, for its output during the next batch's first quarter
+    // round; at 1024 the words after the first round's quarter rounds of
+    // columns 1..3, which read no counter word but 13, by word, with
+    // column 1's for word 13 one higher (a lane past word 12's wrap) where
+    // column 0's words would be (entry 4r for word 4r + 1), and at 1088
+    // (entry 16) the word 13 the first are for.
+    simd::U32x8 last[8];
+    uint32_t counter_free[24];
 
     // What a batch without a MAC leaves that is secret: the key's words
     // (x[4..11]) and the words the rounds held in memory; sigma, the
@@ -75,18 +85,25 @@ struct alignas(32) BatchFrame {
         simd::U32x8::wipe<8>(x + 4);
         simd::U32x8::wipe<4>(held);
     }
+    // What batches_xor_counter_free leaves besides: a batch's rounds
+    // (keystream less its input) and the key-derived words.
+    STITCH_INLINE_AVX2_BMI2 void wipe_counter_free() {
+        simd::U32x8::wipe<8>(last);
+        simd::U32x8::wipe<3>(reinterpret_cast<simd::U32x8*>(counter_free));
+    }
     // Those, the MAC's key and the ninth block too.
     STITCH_INLINE_AVX2_BMI2 void wipe() {
         wipe_words();
         simd::U32x8::wipe<4>(reinterpret_cast<simd::U32x8*>(this) + 20);
     }
 };
-static_assert(sizeof(BatchFrame) == 24 * 32);
+static_assert(sizeof(BatchFrame) == 35 * 32);
 static_assert(offsetof(BatchFrame, held) == 512 && offsetof(BatchFrame, r0) == 640 &&
               offsetof(BatchFrame, s1) == 656 && offsetof(BatchFrame, mac_blocks) == 664 &&
               offsetof(BatchFrame, in) == 672 && offsetof(BatchFrame, out) == 680 &&
               offsetof(BatchFrame, rounds_left) == 688 && offsetof(BatchFrame, batches_left) == 696 &&
-              offsetof(BatchFrame, lone_words) == 704);
+              offsetof(BatchFrame, lone_words) == 704 && offsetof(BatchFrame, last) == 768 &&
+              offsetof(BatchFrame, counter_free) == 1024);
 
 // A run of batches moves each lane's counter on eight blocks at a time.
 alignas(32) static constexpr uint32_t kEights[8] = {8, 8, 8, 8, 8, 8, 8, 8};
@@ -422,39 +439,120 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
                      : [f] "r"(&frame), STITCH_MASKS                                                \
                      : "cc", "memory", STITCH_VECTOR_CLOBBERS)
 // A run of batches in one statement, as OpenSSL's ChaCha20_8x runs them: in
-// and out stay in g0 and g1, and each batch's counter words come from the
+// and out move on inside it, and each batch's counter words come from the
 // last batch's in the frame. Between batches of separate statements, the
 // C++ that set the counter and the pointers cost raw ChaCha20 1-2% of its
 // time on Emerald Rapids (docs/benchmarks.md). Words 12 and 13 of each
 // lane are one 64-bit counter: word 12 moves on eight, and word 13 takes
 // the carry where word 12 wrapped (it is then below eight: min(w, 7) == w).
+// STITCH_COUNTER_HOME: the next batch's word 12, in register w, home, and
+// word 13 carried; ymm1 and ymm2 its temporaries.
+#define STITCH_COUNTER_HOME(w)                                                                        \
+    "vpminud %[seven], " w ", %%ymm1\n\t"                                                            \
+    "vpcmpeqd " w ", %%ymm1, %%ymm1\n\t"   /* -1 where word 12 wrapped */                           \
+    "vmovdqa 416(%[f]), %%ymm2\n\t"                                                                 \
+    "vpsubd %%ymm1, %%ymm2, %%ymm2\n\t"                                                             \
+    "vmovdqa " w ", 384(%[f])\n\t"                                                                  \
+    "vmovdqa %%ymm2, 416(%[f])\n\t"
 #define STITCH_NEXT_COUNTER                                                                         \
     "vmovdqa 384(%[f]), %%ymm0\n\t"                                                                 \
     "vpaddd %[eight], %%ymm0, %%ymm0\n\t"                                                           \
-    "vpminud %[seven], %%ymm0, %%ymm1\n\t"                                                          \
-    "vpcmpeqd %%ymm0, %%ymm1, %%ymm1\n\t"   /* -1 where word 12 wrapped */                         \
-    "vmovdqa 416(%[f]), %%ymm2\n\t"                                                                 \
-    "vpsubd %%ymm1, %%ymm2, %%ymm2\n\t"                                                             \
-    "vmovdqa %%ymm0, 384(%[f])\n\t"                                                                 \
-    "vmovdqa %%ymm2, 416(%[f])\n\t"
-#define STITCH_BATCH_RUN                                                                            \
-    __asm__ volatile("movq 672(%[f]), %[g0]\n\t"                                                    \
-                     "movq 680(%[f]), %[g1]\n"                                                       \
-                     "2:\n\t"                                                                        \
-                     STITCH_LOAD_WORDS                                                              \
-                     "movl $10, %[rounds]\n"                                                        \
-                     ".p2align 5\n1:\n\t"                                                           \
-                     STITCH_DOUBLE_ROUND(STITCH_NO_SLOT)                                            \
-                     "decl %[rounds]\n\t"                                                          \
-                     "jnz 1b\n\t"                                                                  \
-                     STITCH_XOR_OUT_AT_G                                                            \
-                     STITCH_NEXT_COUNTER                                                            \
-                     "addq $512, %[g0]\n\t"                                                         \
-                     "addq $512, %[g1]\n\t"                                                         \
-                     "decq %[n]\n\t"                                                                \
-                     "jnz 2b\n\t"                                                                  \
+    STITCH_COUNTER_HOME("%%ymm0")
+// Raw ChaCha20's run with the first round's counter-free columns. Of the
+// first column round's four quarter rounds only (0, 4, 8, 12) reads word
+// 12; the other three read the key, sigma, the nonce and word 13, which is
+// one of two values in a run of under 2^32 blocks (one more in the lanes
+// past word 12's wrap). So their sixteen ops a quarter round are done once
+// a run, in C++, and their twelve words broadcast from frame.counter_free
+// each batch, column 1's chosen per lane by a mask of word 13 (a blend, no
+// branch: the counter is the nonce's, and secret to the kernels). The one
+// quarter round that is left takes five registers (words 0, 4, 8, 12 in
+// ymm9, 10, 12, 8; ymm11 its shift temporary), so the previous batch's
+// output runs beside it in the other eleven: words 0..7 still in ymm0..7,
+// words 8..15 from frame.last. Its chain and the output's overlap, where
+// the run before (until 2026-12-07) put each batch's output after its
+// rounds and the next batch's rounds after that: on Zen 5, whose two-cycle
+// chain bounds the batch, raw ChaCha20 of 4-64 KiB 1-7% quicker through
+// EVP (docs/benchmarks.md). The next batch's counter waits in ymm13 until
+// the output has added the last batch's input words back.
+#define STITCH_COUNTER_FREE_QR0                                                                       \
+    "vmovdqa 0(%[f]), %%ymm9\n\t" "vmovdqa 128(%[f]), %%ymm10\n\t"                                    \
+    "vmovdqa 256(%[f]), %%ymm12\n\t" "vmovdqa %%ymm13, %%ymm8\n\t"                                    \
+    STITCH_QR_T("%%ymm9", "%%ymm10", "%%ymm12", "%%ymm8", "%%ymm11")
+// Words 8..15 of the batch (8 in ymm12, 9..14 in their registers, 15 in
+// the frame) into frame.last.
+#define STITCH_COUNTER_FREE_KEEP                                                                      \
+    "vmovdqa " STITCH_HELD ", 768(%[f])\n\t" "vmovdqa " STITCH_C9 ", 800(%[f])\n\t"                  \
+    "vmovdqa " STITCH_C10 ", 832(%[f])\n\t" "vmovdqa " STITCH_C11 ", 864(%[f])\n\t"                  \
+    "vmovdqa " STITCH_D12 ", 896(%[f])\n\t" "vmovdqa " STITCH_D13 ", 928(%[f])\n\t"                  \
+    "vmovdqa " STITCH_D14 ", 960(%[f])\n\t"                                                          \
+    "vmovdqa 544(%[f]), " STITCH_T0 "\n\t" "vmovdqa " STITCH_T0 ", 992(%[f])\n\t"
+// The kept batch out at g0/g1: words 0..7 from ymm0..7, 8..15 from
+// frame.last, ymm14 and ymm15 the transpose's two spare registers.
+#define STITCH_COUNTER_FREE_OUT                                                                       \
+    STITCH_HALF_OUT(STITCH_EMIT_XOR, STITCH_A0, STITCH_A1, STITCH_A2, STITCH_A3, STITCH_B0, STITCH_B1,  \
+                    STITCH_B2, STITCH_B3, "%%ymm14", "%%ymm15", 0, 0)                                 \
+    "vmovdqa 768(%[f]), %%ymm0\n\t" "vmovdqa 800(%[f]), %%ymm1\n\t"                                   \
+    "vmovdqa 832(%[f]), %%ymm2\n\t" "vmovdqa 864(%[f]), %%ymm3\n\t"                                   \
+    "vmovdqa 896(%[f]), %%ymm4\n\t" "vmovdqa 928(%[f]), %%ymm5\n\t"                                   \
+    "vmovdqa 960(%[f]), %%ymm6\n\t" "vmovdqa 992(%[f]), %%ymm7\n\t"                                   \
+    STITCH_HALF_OUT(STITCH_EMIT_XOR, "%%ymm0", "%%ymm1", "%%ymm2", "%%ymm3", "%%ymm4", "%%ymm5",        \
+                    "%%ymm6", "%%ymm7", "%%ymm14", "%%ymm15", 256, 32)
+// After the lone quarter round: its words home (a0, b4 to ymm0, ymm4; c8
+// to the frame, where the diagonals' swap fetches it), the other twelve
+// broadcast in (word 15 into ymm12, as a double round's diagonals start;
+// column 1's four blended by the word-13 mask in ymm14, ymm11 the other
+// value), then the diagonals and nine double rounds.
+#define STITCH_COUNTER_FREE_COLUMN1(w, next, reg)                                                     \
+    "vpbroadcastd " #w "(%[f]), " reg "\n\t" "vpbroadcastd " #next "(%[f]), %%ymm11\n\t"             \
+    "vpblendvb %%ymm14, " reg ", %%ymm11, " reg "\n\t"
+#define STITCH_COUNTER_FREE_ROUNDS                                                                    \
+    "vmovdqa %%ymm9, " STITCH_A0 "\n\t" "vmovdqa %%ymm10, " STITCH_B0 "\n\t"                          \
+    "vpbroadcastd 1088(%[f]), %%ymm14\n\t" "vpcmpeqd 416(%[f]), %%ymm14, %%ymm14\n\t"               \
+    STITCH_COUNTER_FREE_COLUMN1(1028, 1024, STITCH_A1) STITCH_COUNTER_FREE_COLUMN1(1044, 1040, STITCH_B1) \
+    STITCH_COUNTER_FREE_COLUMN1(1060, 1056, STITCH_C9) STITCH_COUNTER_FREE_COLUMN1(1076, 1072, STITCH_D13) \
+    "vpbroadcastd 1032(%[f]), " STITCH_A2 "\n\t"                                                      \
+    "vpbroadcastd 1036(%[f]), " STITCH_A3 "\n\t"                                                      \
+    "vpbroadcastd 1048(%[f]), " STITCH_B2 "\n\t" "vpbroadcastd 1052(%[f]), " STITCH_B3 "\n\t"          \
+    "vpbroadcastd 1064(%[f]), " STITCH_C10 "\n\t"                                                     \
+    "vpbroadcastd 1068(%[f]), " STITCH_C11 "\n\t"                                                     \
+    "vpbroadcastd 1080(%[f]), " STITCH_D14 "\n\t"                                                     \
+    "vmovdqa " STITCH_HELD ", 512(%[f])\n\t" "vpbroadcastd 1084(%[f]), " STITCH_HELD "\n\t"           \
+    STITCH_BATCH_QR_PAIR(STITCH_A0, STITCH_B1, STITCH_C10, STITCH_HELD, STITCH_A1, STITCH_B2, STITCH_C11, STITCH_D12) \
+    STITCH_SWAP_HELD(544, 512)                                                                        \
+    STITCH_BATCH_QR_PAIR(STITCH_A2, STITCH_B3, STITCH_HELD, STITCH_D13, STITCH_A3, STITCH_B0, STITCH_C9, STITCH_D14)  \
+    "movl $9, %[rounds]\n"                                                                            \
+    ".p2align 5\n1:\n\t"                                                                              \
+    STITCH_DOUBLE_ROUND(STITCH_NO_SLOT)                                                               \
+    "decl %[rounds]\n\t"                                                                             \
+    "jnz 1b\n\t"
+// The next batch's word 12 waits in ymm13 while the output adds the last
+// batch's counter words back; then it goes home, word 13 carried.
+#define STITCH_BATCH_RUN_COUNTER_FREE                                                                 \
+    __asm__ volatile("movq 672(%[f]), %[g0]\n\t"                                                      \
+                     "movq 680(%[f]), %[g1]\n\t"                                                      \
+                     "vmovdqa 384(%[f]), %%ymm13\n\t"                                                 \
+                     STITCH_COUNTER_FREE_QR0                                                          \
+                     "jmp 3f\n"                                                                       \
+                     ".p2align 5\n2:\n\t"                                                             \
+                     "vmovdqa 384(%[f]), %%ymm13\n\t"                                                 \
+                     "vpaddd %[eight], %%ymm13, %%ymm13\n\t"                                          \
+                     STITCH_COUNTER_FREE_QR0                                                          \
+                     STITCH_COUNTER_FREE_OUT                                                          \
+                     STITCH_COUNTER_HOME("%%ymm13")                                              \
+                     "addq $512, %[g0]\n\t"                                                           \
+                     "addq $512, %[g1]\n"                                                             \
+                     "3:\n\t"                                                                         \
+                     STITCH_COUNTER_FREE_ROUNDS                                                       \
+                     STITCH_COUNTER_FREE_KEEP                                                         \
+                     "decq %[n]\n\t"                                                                  \
+                     "jnz 2b\n\t"                                                                     \
+                     STITCH_COUNTER_FREE_OUT                                                          \
+                     "vmovdqa 384(%[f]), %%ymm13\n\t"                                                 \
+                     "vpaddd %[eight], %%ymm13, %%ymm13\n\t"                                          \
+                     STITCH_COUNTER_HOME("%%ymm13")                                              \
                      : [rounds] "=&r"(rounds), [g0] "=&r"(g0), [g1] "=&r"(g1), [n] "+r"(n), "+m"(frame) \
-                     : [f] "r"(&frame), [eight] "m"(kEights), [seven] "m"(kSevens), STITCH_MASKS    \
+                     : [f] "r"(&frame), [eight] "m"(kEights), [seven] "m"(kSevens), STITCH_MASKS      \
                      : "cc", "memory", STITCH_VECTOR_CLOBBERS)
 // The same run with the MAC in the slots, 32 blocks each batch (the grid
 // then needs nothing between batches, p simply moving on), in the steady
@@ -519,14 +617,15 @@ STITCH_INLINE_AVX2_BMI2 void batch(BatchFrame& frame) {
         STITCH_BATCH(STITCH_KEYSTREAM_OUT);
 }
 
-// n (at least 1) batches in a row, one asm statement: frame.out[0..512·n)
-// = frame.in ^ the keystream of n·8 blocks from frame.x's counter (in ==
-// out allowed). frame.x's counter words are left at the block after the
-// run; frame.in and frame.out are left as they were.
-STITCH_INLINE_AVX2_BMI2 void batches_xor(BatchFrame& frame, size_t n) {
+// The same run with the first round's counter-free columns in
+// frame.counter_free (BatchRun::counter_free_columns, for frame.x's word 13
+// in lane 0), n·8 < 2^32 blocks so that word 13 takes at most its next
+// value. frame.last is left holding the last batch's rounds
+// (wipe_counter_free).
+STITCH_INLINE_AVX2_BMI2 void batches_xor_counter_free(BatchFrame& frame, size_t n) {
     uint32_t rounds;
     uint64_t g0, g1;
-    STITCH_BATCH_RUN;
+    STITCH_BATCH_RUN_COUNTER_FREE;
 }
 
 // The same with frame.mac_blocks (at most 40) Poly1305 blocks from p
@@ -577,11 +676,17 @@ STITCH_INLINE_AVX2_BMI2 void batch_nine(BatchFrame& frame) {
 }
 
 #undef STITCH_BATCH_NINE
-#undef STITCH_BATCH_RUN
+#undef STITCH_BATCH_RUN_COUNTER_FREE
+#undef STITCH_COUNTER_FREE_ROUNDS
+#undef STITCH_COUNTER_FREE_COLUMN1
+#undef STITCH_COUNTER_FREE_OUT
+#undef STITCH_COUNTER_FREE_KEEP
+#undef STITCH_COUNTER_FREE_QR0
 #undef STITCH_BATCH_MAC_RUN
 #undef STITCH_MAC_OUTPUTS
 #undef STITCH_MAC_ROUNDS
 #undef STITCH_NEXT_COUNTER
+#undef STITCH_COUNTER_HOME
 #undef STITCH_XOR_OUT_AT_G
 #undef STITCH_OUT_AT_G
 #undef STITCH_LONE_HOME

@@ -45,6 +45,34 @@ void add_held_word_patterns(std::vector<Pattern>& p, const Bytes& ks, size_t fir
     }
 }
 
+// What a run of two batches or more (raw ChaCha20) keeps in the frame
+// (avx2/batch_rounds.hpp, batches_xor_counter_free): the first round's
+// counter-free columns, three words of a row at a time as the frame holds
+// them, and the last batch's words 8..15 after its rounds (keystream word
+// minus input word, lanes 0..7), from the batch at block first_block.
+void add_counter_free_patterns(std::vector<Pattern>& p, const Bytes& ks, size_t first_block, const ChaChaState& st) {
+    uint32_t w[16] = {};
+    for (int c = 1; c < 4; ++c) {
+        uint32_t a = kern::kSigma[c], b = st.key[c], k = st.key[4 + c], d = st.ctr[c];
+        kern::quarter_round(a, b, k, d);
+        w[c] = a, w[4 + c] = b, w[8 + c] = k, w[12 + c] = d;
+    }
+    for (int r = 0; r < 4; ++r)
+        p.push_back({"counter-free words of row " + std::to_string(r), words_le({w[4 * r + 1], w[4 * r + 2], w[4 * r + 3]})});
+    for (int wd = 8; wd < 16; ++wd) {
+        std::vector<uint32_t> lanes;
+        for (size_t b = 0; b < 8; ++b) {
+            const uint32_t c0 = st.ctr[0] + uint32_t(first_block + b);
+            const uint32_t input = wd < 12    ? st.key[wd - 4]
+                                   : wd == 12 ? c0
+                                   : wd == 13 ? st.ctr[1] + (c0 < st.ctr[0])
+                                              : st.ctr[wd - 12];
+            lanes.push_back(kern::load_le32(ks.data() + 64 * (first_block + b) + 4 * wd) - input);
+        }
+        p.push_back({"word " + std::to_string(wd) + " of the run's last batch after its rounds", words_le(lanes)});
+    }
+}
+
 class Avx2Stack : public ::testing::TestWithParam<const Impl*> {
 protected:
     void SetUp() override {
@@ -80,6 +108,8 @@ TEST_P(Avx2Stack, ChaCha20LeavesNoKeyNorKeystream) {
                                            add_held_word_patterns(patterns, ks, 8 * (n / 8), st);
                                        else if (n >= 8)
                                            add_held_word_patterns(patterns, ks, 8 * (n / 8 - 1), st);
+                                       if (n % 8 == 0 && n >= 16)
+                                           add_counter_free_patterns(patterns, ks, n - 8, st);
                                    });
 }
 

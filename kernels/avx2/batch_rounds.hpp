@@ -67,14 +67,15 @@ struct alignas(32) BatchFrame {
     // of its words the rounds keep in memory, then its first 8 words out.
     uint32_t lone_words[16];  // at 704
     // Raw ChaCha20's run with the first round's counter-free columns
-    // (batches_xor_counter_free): at 768 the last batch's words 8..15 after
-    // its rounds, for its output during the next batch's first quarter
-    // round; at 1024 the words after the first round's quarter rounds of
-    // columns 1..3, which read no counter word but 13, by word, with
+    // (batches_xor_counter_free): at 768 the last batch's words 8..14 after
+    // its rounds (its word 15 stays at 544), for its output during the next
+    // batch's first quarter round; at 992 the words after the first round's
+    // quarter rounds of columns 1..3, which read no counter word but 13, by
+    // word, with
     // column 1's for word 13 one higher (a lane past word 12's wrap) where
-    // column 0's words would be (entry 4r for word 4r + 1), and at 1088
+    // column 0's words would be (entry 4r for word 4r + 1), and at 1056
     // (entry 16) the word 13 the first are for.
-    simd::U32x8 last[8];
+    simd::U32x8 last[7];
     uint32_t counter_free[24];
 
     // What a batch without a MAC leaves that is secret: the key's words
@@ -88,7 +89,7 @@ struct alignas(32) BatchFrame {
     // What batches_xor_counter_free leaves besides: a batch's rounds
     // (keystream less its input) and the key-derived words.
     STITCH_INLINE_AVX2_BMI2 void wipe_counter_free() {
-        simd::U32x8::wipe<8>(last);
+        simd::U32x8::wipe<7>(last);
         simd::U32x8::wipe<3>(reinterpret_cast<simd::U32x8*>(counter_free));
     }
     // Those, the MAC's key and the ninth block too.
@@ -97,13 +98,13 @@ struct alignas(32) BatchFrame {
         simd::U32x8::wipe<4>(reinterpret_cast<simd::U32x8*>(this) + 20);
     }
 };
-static_assert(sizeof(BatchFrame) == 35 * 32);
+static_assert(sizeof(BatchFrame) == 34 * 32);
 static_assert(offsetof(BatchFrame, held) == 512 && offsetof(BatchFrame, r0) == 640 &&
               offsetof(BatchFrame, s1) == 656 && offsetof(BatchFrame, mac_blocks) == 664 &&
               offsetof(BatchFrame, in) == 672 && offsetof(BatchFrame, out) == 680 &&
               offsetof(BatchFrame, rounds_left) == 688 && offsetof(BatchFrame, batches_left) == 696 &&
               offsetof(BatchFrame, lone_words) == 704 && offsetof(BatchFrame, last) == 768 &&
-              offsetof(BatchFrame, counter_free) == 1024);
+              offsetof(BatchFrame, counter_free) == 992);
 
 // A run of batches moves each lane's counter on eight blocks at a time.
 alignas(32) static constexpr uint32_t kEights[8] = {8, 8, 8, 8, 8, 8, 8, 8};
@@ -233,7 +234,6 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
     STITCH_HALF_OUT(EMIT, STITCH_HELD, STITCH_C9, STITCH_C10, STITCH_C11, STITCH_D12, STITCH_D13,        \
                     STITCH_A0, STITCH_A1, STITCH_T0, STITCH_D14, 256, second_half)
 #define STITCH_XOR_OUT STITCH_OUT(STITCH_EMIT_XOR, 32)
-#define STITCH_XOR_OUT_AT_G STITCH_OUT_AT_G(STITCH_EMIT_XOR, 32)
 #define STITCH_XOR_SEVEN_OUT STITCH_OUT(STITCH_EMIT_XOR_SEVEN, 32)
 #define STITCH_KEYSTREAM_OUT STITCH_OUT(STITCH_EMIT_KEYSTREAM, 256)
 
@@ -469,7 +469,7 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
 // quarter round that is left takes five registers (words 0, 4, 8, 12 in
 // ymm9, 10, 12, 8; ymm11 its shift temporary), so the previous batch's
 // output runs beside it in the other eleven: words 0..7 still in ymm0..7,
-// words 8..15 from frame.last. Its chain and the output's overlap, where
+// words 8..14 from frame.last. Its chain and the output's overlap, where
 // the run before (until 2026-12-07) put each batch's output after its
 // rounds and the next batch's rounds after that: on Zen 5, whose two-cycle
 // chain bounds the batch, raw ChaCha20 of 4-64 KiB 1-7% quicker through
@@ -479,23 +479,24 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
     "vmovdqa 0(%[f]), %%ymm9\n\t" "vmovdqa 128(%[f]), %%ymm10\n\t"                                    \
     "vmovdqa 256(%[f]), %%ymm12\n\t" "vmovdqa %%ymm13, %%ymm8\n\t"                                    \
     STITCH_QR_T("%%ymm9", "%%ymm10", "%%ymm12", "%%ymm8", "%%ymm11")
-// Words 8..15 of the batch (8 in ymm12, 9..14 in their registers, 15 in
-// the frame) into frame.last.
+// Words 8..14 of the batch (8 in ymm12, 9..14 in their registers) into
+// frame.last; word 15 stays in its swap slot at 544, which the next
+// batch's diagonals overwrite only after the output has read it.
 #define STITCH_COUNTER_FREE_KEEP                                                                      \
     "vmovdqa " STITCH_HELD ", 768(%[f])\n\t" "vmovdqa " STITCH_C9 ", 800(%[f])\n\t"                  \
     "vmovdqa " STITCH_C10 ", 832(%[f])\n\t" "vmovdqa " STITCH_C11 ", 864(%[f])\n\t"                  \
     "vmovdqa " STITCH_D12 ", 896(%[f])\n\t" "vmovdqa " STITCH_D13 ", 928(%[f])\n\t"                  \
-    "vmovdqa " STITCH_D14 ", 960(%[f])\n\t"                                                          \
-    "vmovdqa 544(%[f]), " STITCH_T0 "\n\t" "vmovdqa " STITCH_T0 ", 992(%[f])\n\t"
-// The kept batch out at g0/g1: words 0..7 from ymm0..7, 8..15 from
-// frame.last, ymm14 and ymm15 the transpose's two spare registers.
+    "vmovdqa " STITCH_D14 ", 960(%[f])\n\t"
+// The kept batch out at g0/g1: words 0..7 from ymm0..7, 8..14 from
+// frame.last and 15 from 544, ymm14 and ymm15 the transpose's two spare
+// registers.
 #define STITCH_COUNTER_FREE_OUT                                                                       \
     STITCH_HALF_OUT(STITCH_EMIT_XOR, STITCH_A0, STITCH_A1, STITCH_A2, STITCH_A3, STITCH_B0, STITCH_B1,  \
                     STITCH_B2, STITCH_B3, "%%ymm14", "%%ymm15", 0, 0)                                 \
     "vmovdqa 768(%[f]), %%ymm0\n\t" "vmovdqa 800(%[f]), %%ymm1\n\t"                                   \
     "vmovdqa 832(%[f]), %%ymm2\n\t" "vmovdqa 864(%[f]), %%ymm3\n\t"                                   \
     "vmovdqa 896(%[f]), %%ymm4\n\t" "vmovdqa 928(%[f]), %%ymm5\n\t"                                   \
-    "vmovdqa 960(%[f]), %%ymm6\n\t" "vmovdqa 992(%[f]), %%ymm7\n\t"                                   \
+    "vmovdqa 960(%[f]), %%ymm6\n\t" "vmovdqa 544(%[f]), %%ymm7\n\t"                                   \
     STITCH_HALF_OUT(STITCH_EMIT_XOR, "%%ymm0", "%%ymm1", "%%ymm2", "%%ymm3", "%%ymm4", "%%ymm5",        \
                     "%%ymm6", "%%ymm7", "%%ymm14", "%%ymm15", 256, 32)
 // After the lone quarter round: its words home (a0, b4 to ymm0, ymm4; c8
@@ -508,16 +509,16 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
     "vpblendvb %%ymm14, " reg ", %%ymm11, " reg "\n\t"
 #define STITCH_COUNTER_FREE_ROUNDS                                                                    \
     "vmovdqa %%ymm9, " STITCH_A0 "\n\t" "vmovdqa %%ymm10, " STITCH_B0 "\n\t"                          \
-    "vpbroadcastd 1088(%[f]), %%ymm14\n\t" "vpcmpeqd 416(%[f]), %%ymm14, %%ymm14\n\t"               \
-    STITCH_COUNTER_FREE_COLUMN1(1028, 1024, STITCH_A1) STITCH_COUNTER_FREE_COLUMN1(1044, 1040, STITCH_B1) \
-    STITCH_COUNTER_FREE_COLUMN1(1060, 1056, STITCH_C9) STITCH_COUNTER_FREE_COLUMN1(1076, 1072, STITCH_D13) \
-    "vpbroadcastd 1032(%[f]), " STITCH_A2 "\n\t"                                                      \
-    "vpbroadcastd 1036(%[f]), " STITCH_A3 "\n\t"                                                      \
-    "vpbroadcastd 1048(%[f]), " STITCH_B2 "\n\t" "vpbroadcastd 1052(%[f]), " STITCH_B3 "\n\t"          \
-    "vpbroadcastd 1064(%[f]), " STITCH_C10 "\n\t"                                                     \
-    "vpbroadcastd 1068(%[f]), " STITCH_C11 "\n\t"                                                     \
-    "vpbroadcastd 1080(%[f]), " STITCH_D14 "\n\t"                                                     \
-    "vmovdqa " STITCH_HELD ", 512(%[f])\n\t" "vpbroadcastd 1084(%[f]), " STITCH_HELD "\n\t"           \
+    "vpbroadcastd 1056(%[f]), %%ymm14\n\t" "vpcmpeqd 416(%[f]), %%ymm14, %%ymm14\n\t"               \
+    STITCH_COUNTER_FREE_COLUMN1(996, 992, STITCH_A1) STITCH_COUNTER_FREE_COLUMN1(1012, 1008, STITCH_B1) \
+    STITCH_COUNTER_FREE_COLUMN1(1028, 1024, STITCH_C9) STITCH_COUNTER_FREE_COLUMN1(1044, 1040, STITCH_D13) \
+    "vpbroadcastd 1000(%[f]), " STITCH_A2 "\n\t"                                                      \
+    "vpbroadcastd 1004(%[f]), " STITCH_A3 "\n\t"                                                      \
+    "vpbroadcastd 1016(%[f]), " STITCH_B2 "\n\t" "vpbroadcastd 1020(%[f]), " STITCH_B3 "\n\t"          \
+    "vpbroadcastd 1032(%[f]), " STITCH_C10 "\n\t"                                                     \
+    "vpbroadcastd 1036(%[f]), " STITCH_C11 "\n\t"                                                     \
+    "vpbroadcastd 1048(%[f]), " STITCH_D14 "\n\t"                                                     \
+    "vmovdqa " STITCH_HELD ", 512(%[f])\n\t" "vpbroadcastd 1052(%[f]), " STITCH_HELD "\n\t"           \
     STITCH_BATCH_QR_PAIR(STITCH_A0, STITCH_B1, STITCH_C10, STITCH_HELD, STITCH_A1, STITCH_B2, STITCH_C11, STITCH_D12) \
     STITCH_SWAP_HELD(544, 512)                                                                        \
     STITCH_BATCH_QR_PAIR(STITCH_A2, STITCH_B3, STITCH_HELD, STITCH_D13, STITCH_A3, STITCH_B0, STITCH_C9, STITCH_D14)  \
@@ -687,7 +688,6 @@ STITCH_INLINE_AVX2_BMI2 void batch_nine(BatchFrame& frame) {
 #undef STITCH_MAC_ROUNDS
 #undef STITCH_NEXT_COUNTER
 #undef STITCH_COUNTER_HOME
-#undef STITCH_XOR_OUT_AT_G
 #undef STITCH_OUT_AT_G
 #undef STITCH_LONE_HOME
 #undef STITCH_LONE_KEY_OUT

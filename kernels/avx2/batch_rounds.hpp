@@ -61,13 +61,13 @@ struct alignas(32) BatchFrame {
     uint8_t* out;         // at 680: and of output (in == out allowed), or the keystream buffer
     uint32_t rounds_left;  // at 688: the nine-block batch's loop count
     uint32_t pad;
-    uint64_t batches_left;  // at 696: a run of MAC batches' count (batches_xor)
+    uint64_t batches_left;  // at 696: a run of MAC batches' count (batches_xor_counter_free)
     // The nine-block batch's ninth block (batch_nine): on entry its counter
     // words (12..15; its other input words are lane 0 of x), then the four
     // of its words the rounds keep in memory, then its first 8 words out.
     uint32_t lone_words[16];  // at 704
-    // Raw ChaCha20's run with the first round's counter-free columns
-    // (batches_xor_counter_free): at 768 the last batch's words 8..14 after
+    // The runs with the first round's counter-free columns (both forms of
+    // batches_xor_counter_free): at 768 the last batch's words 8..14 after
     // its rounds (its word 15 stays at 544), for its output during the next
     // batch's first quarter round; at 992 the words after the first round's
     // quarter rounds of columns 1..3, which read no counter word but 13, by
@@ -283,18 +283,30 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
     STITCH_MAC_BLOCK_AT(0)                                  \
     "addq $16, %[p]\n"                                      \
     "9" #j ":\n\t"
-// The steady run's slots (32 blocks a batch): slots 0-2 of every double
-// round take a block with no test, addressed off p, which moves on once
-// after them; slot 3 takes one where the credit, two a double round,
-// reaches ten (double rounds 4 and 9). Against the credit test in every
-// slot, 11 instructions fewer a double round (~4% of the batch's): on
-// Emerald Rapids 2-3% quicker at 4-16 KiB in the host's busy phases (a
-// busy SMT sibling, inferred), ~0.5-1% in idle ones (docs/benchmarks.md).
+// The steady run's slots (32 blocks a batch), none with a credit test:
+// slots 0-2 of each of the nine whole double rounds take a block addressed
+// off p, which moves on once after them, slot 3 none; the first double
+// round, whose column round is mostly done before the run
+// (batches_xor_counter_free), takes one after each of its diagonal pairs,
+// and three more go at the batch's end, where they overlap the next
+// batch's lone quarter round and output, which leave the integer units
+// idle. Other splits (3-2-0, 2-1-2, 0-0-5 and others) measured level on
+// Zen 5 within the noise (1-2%); llvm-mca-16's whole-batch models put this
+// one at or under the run before on all six cores and 2-1-2 4% over it on
+// znver4 (December 2026, docs/benchmarks.md). Against
+// a credit test in every slot, 11 instructions fewer a double round (~4%
+// of the batch's): on Emerald Rapids 2-3% quicker at 4-16 KiB in the
+// host's busy phases (a busy SMT sibling, inferred), ~0.5-1% in idle ones
+// (docs/benchmarks.md).
 #define STITCH_STEADY_SLOT(j) STITCH_STEADY_SLOT_##j
 #define STITCH_STEADY_SLOT_0 STITCH_MAC_BLOCK_AT(0)
 #define STITCH_STEADY_SLOT_1 STITCH_MAC_BLOCK_AT(16)
 #define STITCH_STEADY_SLOT_2 STITCH_MAC_BLOCK_AT(32) "addq $48, %[p]\n\t"
-#define STITCH_STEADY_SLOT_3 STITCH_MAC_SLOT(3)
+#define STITCH_STEADY_SLOT_3
+#define STITCH_FIRST_SLOT(j) STITCH_FIRST_SLOT_##j
+#define STITCH_FIRST_SLOT_2 STITCH_MAC_BLOCK_AT(0) "addq $16, %[p]\n\t"
+#define STITCH_FIRST_SLOT_3 STITCH_MAC_BLOCK_AT(0) "addq $16, %[p]\n\t"
+#define STITCH_END_SLOT STITCH_MAC_BLOCK_AT(0) STITCH_MAC_BLOCK_AT(16) STITCH_MAC_BLOCK_AT(32) "addq $48, %[p]\n\t"
 #define STITCH_NO_SLOT(j)
 
 // The nine-block batch's ninth block (a seal's block 0, the Poly1305 key,
@@ -406,17 +418,10 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
     STITCH_DOUBLE_ROUND(STITCH_MAC_SLOT)                                                            \
     "decl %[rounds]\n\t"                                                                           \
     "jnz 1b\n\t"
-#define STITCH_STEADY_MAC_ROUNDS                                                                    \
-    "movl $10, %[rounds]\n"                                                                         \
-    ".p2align 5\n1:\n\t"                                                                            \
-    "addq $2, %[credit]\n\t"                                                                       \
-    STITCH_DOUBLE_ROUND(STITCH_STEADY_SLOT)                                                         \
-    "decl %[rounds]\n\t"                                                                           \
-    "jnz 1b\n\t"
-#define STITCH_MAC_OUTPUTS                                                                          \
-    [rounds] "=&r"(rounds), [credit] "+&r"(credit), [h0] "+&r"(acc.h0), "+d"(acc.h1),              \
-        [h2] "+&r"(acc.h2), [p] "+&r"(p), [g0] "=&r"(g0), [g1] "=&r"(g1), [e0] "=&r"(e0),           \
-        [e1] "=&r"(e1), [t1] "=&r"(t1)
+#define STITCH_MAC_OUTPUTS_BUT_CREDIT                                                               \
+    [rounds] "=&r"(rounds), [h0] "+&r"(acc.h0), "+d"(acc.h1), [h2] "+&r"(acc.h2), [p] "+&r"(p),    \
+        [g0] "=&r"(g0), [g1] "=&r"(g1), [e0] "=&r"(e0), [e1] "=&r"(e1), [t1] "=&r"(t1)
+#define STITCH_MAC_OUTPUTS [credit] "+&r"(credit), STITCH_MAC_OUTPUTS_BUT_CREDIT
 
 // The asm statement of a whole batch: the words in, the loop of ten double
 // rounds (with the MAC slots, or none), the words out through OUT. The
@@ -503,11 +508,12 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
 // to the frame, where the diagonals' swap fetches it), the other twelve
 // broadcast in (word 15 into ymm12, as a double round's diagonals start;
 // column 1's four blended by the word-13 mask in ymm14, ymm11 the other
-// value), then the diagonals and nine double rounds.
+// value), then the diagonals, SLOT(2) and SLOT(3) after their pairs as in
+// a double round.
 #define STITCH_COUNTER_FREE_COLUMN1(w, next, reg)                                                     \
     "vpbroadcastd " #w "(%[f]), " reg "\n\t" "vpbroadcastd " #next "(%[f]), %%ymm11\n\t"             \
     "vpblendvb %%ymm14, " reg ", %%ymm11, " reg "\n\t"
-#define STITCH_COUNTER_FREE_ROUNDS                                                                    \
+#define STITCH_COUNTER_FREE_DIAGONALS(SLOT)                                                           \
     "vmovdqa %%ymm9, " STITCH_A0 "\n\t" "vmovdqa %%ymm10, " STITCH_B0 "\n\t"                          \
     "vpbroadcastd 1056(%[f]), %%ymm14\n\t" "vpcmpeqd 416(%[f]), %%ymm14, %%ymm14\n\t"               \
     STITCH_COUNTER_FREE_COLUMN1(996, 992, STITCH_A1) STITCH_COUNTER_FREE_COLUMN1(1012, 1008, STITCH_B1) \
@@ -520,13 +526,18 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
     "vpbroadcastd 1048(%[f]), " STITCH_D14 "\n\t"                                                     \
     "vmovdqa " STITCH_HELD ", 512(%[f])\n\t" "vpbroadcastd 1052(%[f]), " STITCH_HELD "\n\t"           \
     STITCH_BATCH_QR_PAIR(STITCH_A0, STITCH_B1, STITCH_C10, STITCH_HELD, STITCH_A1, STITCH_B2, STITCH_C11, STITCH_D12) \
+    SLOT(2)                                                                                           \
     STITCH_SWAP_HELD(544, 512)                                                                        \
     STITCH_BATCH_QR_PAIR(STITCH_A2, STITCH_B3, STITCH_HELD, STITCH_D13, STITCH_A3, STITCH_B0, STITCH_C9, STITCH_D14)  \
+    SLOT(3)
+#define STITCH_NINE_DOUBLE_ROUNDS(SLOT)                                                               \
     "movl $9, %[rounds]\n"                                                                            \
     ".p2align 5\n1:\n\t"                                                                              \
-    STITCH_DOUBLE_ROUND(STITCH_NO_SLOT)                                                               \
+    STITCH_DOUBLE_ROUND(SLOT)                                                                         \
     "decl %[rounds]\n\t"                                                                             \
     "jnz 1b\n\t"
+#define STITCH_COUNTER_FREE_ROUNDS                                                                    \
+    STITCH_COUNTER_FREE_DIAGONALS(STITCH_NO_SLOT) STITCH_NINE_DOUBLE_ROUNDS(STITCH_NO_SLOT)
 // The next batch's word 12 waits in ymm13 while the output adds the last
 // batch's counter words back; then it goes home, word 13 carried.
 #define STITCH_BATCH_RUN_COUNTER_FREE                                                                 \
@@ -557,20 +568,43 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
                      : "cc", "memory", STITCH_VECTOR_CLOBBERS)
 // The same run with the MAC in the slots, 32 blocks each batch (the grid
 // then needs nothing between batches, p simply moving on), in the steady
-// slots: three blocks a double round with no credit test, and a fourth in
-// two of the ten. Its thirteen general registers leave none for the
-// pointers or the count, so those live in the frame (672, 680, 696).
-#define STITCH_BATCH_MAC_RUN                                                                        \
-    __asm__ volatile("2:\n\t"                                                                        \
-                     STITCH_LOAD_WORDS                                                              \
-                     STITCH_STEADY_MAC_ROUNDS                                                       \
-                     STITCH_XOR_OUT                                                                 \
-                     STITCH_NEXT_COUNTER                                                            \
+// slots and the first round's counter-free columns as raw ChaCha20's run
+// above. A batch's output runs beside the next batch's lone quarter round,
+// before that batch's MAC slots: a seal's MAC reads the ciphertext one
+// batch behind, which is then in memory, and an open's reads its own
+// batch's (and up to 15 bytes past it), which its output overwrites only
+// during the next batch. On Zen 5 without AVX-512, seal and open of 16-64
+// KiB 3-4% quicker through EVP than the run before (one with the output
+// after the rounds and a credit slot, until 2026-12-07; docs/benchmarks.md).
+// Its twelve general registers leave none for the pointers or the count,
+// so those live in the frame (672, 680, 696).
+#define STITCH_KEPT_OUT_AT_FRAME                                                                    \
+    "movq 672(%[f]), %[g0]\n\t" "movq 680(%[f]), %[g1]\n\t" STITCH_COUNTER_FREE_OUT
+#define STITCH_BATCH_MAC_RUN_COUNTER_FREE                                                           \
+    __asm__ volatile("vmovdqa 384(%[f]), %%ymm13\n\t"                                               \
+                     STITCH_COUNTER_FREE_QR0                                                        \
+                     "jmp 3f\n"                                                                     \
+                     ".p2align 5\n2:\n\t"                                                           \
+                     "vmovdqa 384(%[f]), %%ymm13\n\t"                                               \
+                     "vpaddd %[eight], %%ymm13, %%ymm13\n\t"                                        \
+                     STITCH_COUNTER_FREE_QR0                                                        \
+                     STITCH_KEPT_OUT_AT_FRAME                                                       \
+                     STITCH_COUNTER_HOME("%%ymm13")                                                 \
+                     "addq $512, 672(%[f])\n\t"                                                     \
+                     "addq $512, 680(%[f])\n"                                                        \
+                     "3:\n\t"                                                                       \
+                     STITCH_COUNTER_FREE_DIAGONALS(STITCH_FIRST_SLOT)                               \
+                     STITCH_NINE_DOUBLE_ROUNDS(STITCH_STEADY_SLOT)                                  \
+                     STITCH_COUNTER_FREE_KEEP                                                       \
+                     STITCH_END_SLOT                                                                \
+                     "decq 696(%[f])\n\t"                                                           \
+                     "jnz 2b\n\t" STITCH_KEPT_OUT_AT_FRAME                                          \
+                     "vmovdqa 384(%[f]), %%ymm13\n\t"                                               \
+                     "vpaddd %[eight], %%ymm13, %%ymm13\n\t"                                        \
+                     STITCH_COUNTER_HOME("%%ymm13")                                                 \
                      "addq $512, 672(%[f])\n\t"                                                     \
                      "addq $512, 680(%[f])\n\t"                                                     \
-                     "decq 696(%[f])\n\t"                                                           \
-                     "jnz 2b\n\t"                                                                  \
-                     : STITCH_MAC_OUTPUTS                                                           \
+                     : STITCH_MAC_OUTPUTS_BUT_CREDIT                                                \
                      : [f] "r"(&frame), [two] "r"(two), [eight] "m"(kEights), [seven] "m"(kSevens), \
                        STITCH_MASKS                                                                 \
                      : "cc", "memory", STITCH_VECTOR_CLOBBERS)
@@ -647,17 +681,19 @@ STITCH_INLINE_AVX2_BMI2 void batch(BatchFrame& frame, mulx::PolyAcc& acc, const 
         STITCH_BATCH_MAC(STITCH_KEYSTREAM_OUT);
 }
 
-// frame.batches_left (at least 1) batches in a row, each as batch<xor_input>
-// with the MAC: 32 Poly1305 blocks a batch from p (which moves on), read
-// before that batch writes its output (frame.mac_blocks is not read).
-// frame.in and frame.out are left past the run, frame.x's counter words at
-// the block after it, frame.batches_left at 0.
-STITCH_INLINE_AVX2_BMI2 void batches_xor(BatchFrame& frame, mulx::PolyAcc& acc, const uint8_t*& p) {
+// frame.batches_left (at least 1, at most 2^28) batches in a row, each as
+// batch<xor_input> with the MAC: 32 Poly1305 blocks a batch from p (which
+// moves on), read before that batch writes its output (frame.mac_blocks is
+// not read); the first round's counter-free columns in frame.counter_free
+// as for the run without the MAC. frame.in and frame.out are left past the
+// run, frame.x's counter words at the block after it, frame.batches_left at
+// 0, frame.last holding the last batch's rounds (wipe_counter_free).
+STITCH_INLINE_AVX2_BMI2 void batches_xor_counter_free(BatchFrame& frame, mulx::PolyAcc& acc, const uint8_t*& p) {
     uint32_t rounds;
-    uint64_t credit = 0, g0, g1, e0, e1, t1;
+    uint64_t g0, g1, e0, e1, t1;
     const uint64_t two = 2;
     frame.r0 = acc.r0, frame.r1 = acc.r1, frame.s1 = acc.s1;
-    STITCH_BATCH_MAC_RUN;
+    STITCH_BATCH_MAC_RUN_COUNTER_FREE;
 }
 
 // Nine blocks: what batch<O> makes of the eight blocks of frame.x
@@ -683,7 +719,20 @@ STITCH_INLINE_AVX2_BMI2 void batch_nine(BatchFrame& frame) {
 #undef STITCH_COUNTER_FREE_OUT
 #undef STITCH_COUNTER_FREE_KEEP
 #undef STITCH_COUNTER_FREE_QR0
-#undef STITCH_BATCH_MAC_RUN
+#undef STITCH_BATCH_MAC_RUN_COUNTER_FREE
+#undef STITCH_KEPT_OUT_AT_FRAME
+#undef STITCH_NINE_DOUBLE_ROUNDS
+#undef STITCH_COUNTER_FREE_DIAGONALS
+#undef STITCH_FIRST_SLOT
+#undef STITCH_FIRST_SLOT_2
+#undef STITCH_FIRST_SLOT_3
+#undef STITCH_END_SLOT
+#undef STITCH_STEADY_SLOT
+#undef STITCH_STEADY_SLOT_0
+#undef STITCH_STEADY_SLOT_1
+#undef STITCH_STEADY_SLOT_2
+#undef STITCH_STEADY_SLOT_3
+#undef STITCH_MAC_OUTPUTS_BUT_CREDIT
 #undef STITCH_MAC_OUTPUTS
 #undef STITCH_MAC_ROUNDS
 #undef STITCH_NEXT_COUNTER

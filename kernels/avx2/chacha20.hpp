@@ -112,13 +112,24 @@ public:
     }
 
     // The same with the MAC: 32 Poly1305 blocks a batch from p, each batch's
-    // read before it writes (the steady state of the AEAD's bulk).
+    // read before it writes (the steady state of the AEAD's bulk), with the
+    // first round's counter-free columns as above.
     STITCH_INLINE_AVX2_BMI2 void xor_batches(const ChaChaState& st, const uint8_t* in, uint8_t* out, size_t n,
                                              mulx::PolyAcc& acc, const uint8_t* p) {
-        set_counter(st);
-        frame_.in = in, frame_.out = out;
-        frame_.batches_left = n;
-        batches_xor(frame_, acc, p);
+        uint32_t ctr[4] = {st.ctr[0], st.ctr[1], st.ctr[2], st.ctr[3]};
+        while (n > 0) {
+            const size_t run = std::min(n, kMaxCounterFreeRun);
+            set_counter(ctr);
+            counter_free_columns(st, ctr);
+            frame_.in = in, frame_.out = out;
+            frame_.batches_left = run;
+            batches_xor_counter_free(frame_, acc, p);
+            chacha_advance(ctr, run * kBatchBlocks);
+            in += run * kBatchBlocks * kChaChaBlock;
+            out += run * kBatchBlocks * kChaChaBlock;
+            n -= run;
+        }
+        frame_.wipe_counter_free();
     }
 
     // Seven blocks at st.ctr, out[0..448) = in ^ their keystream: a batch

@@ -574,7 +574,7 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
 // batch behind, which is then in memory, and an open's reads its own
 // batch's (and up to 15 bytes past it), which its output overwrites only
 // during the next batch. On Zen 5 without AVX-512, seal and open of 16-64
-// KiB 3-4% quicker through EVP than the run before (one with the output
+// KiB 2-4% quicker through EVP than the run before (one with the output
 // after the rounds and a credit slot, until 2026-12-07; docs/benchmarks.md).
 // Its twelve general registers leave none for the pointers or the count,
 // so those live in the frame (672, 680, 696).

@@ -539,17 +539,17 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
 #define STITCH_COUNTER_FREE_ROUNDS                                                                    \
     STITCH_COUNTER_FREE_DIAGONALS(STITCH_NO_SLOT) STITCH_NINE_DOUBLE_ROUNDS(STITCH_NO_SLOT)
 // The next batch's word 12 waits in ymm13 while the output adds the last
-// batch's counter words back; then it goes home, word 13 carried.
+// batch's counter words back; then it goes home, word 13 carried. Both
+// runs (with the MAC and without) start so: the first batch's lone quarter
+// round, then the loop head (label 2) with the next batch's.
+#define STITCH_COUNTER_FREE_NEXT_WORD12 "vmovdqa 384(%[f]), %%ymm13\n\t" "vpaddd %[eight], %%ymm13, %%ymm13\n\t"
+#define STITCH_COUNTER_FREE_LOOP_HEAD                                                                 \
+    "vmovdqa 384(%[f]), %%ymm13\n\t" STITCH_COUNTER_FREE_QR0 "jmp 3f\n"                               \
+    ".p2align 5\n2:\n\t" STITCH_COUNTER_FREE_NEXT_WORD12 STITCH_COUNTER_FREE_QR0
 #define STITCH_BATCH_RUN_COUNTER_FREE                                                                 \
     __asm__ volatile("movq 672(%[f]), %[g0]\n\t"                                                      \
                      "movq 680(%[f]), %[g1]\n\t"                                                      \
-                     "vmovdqa 384(%[f]), %%ymm13\n\t"                                                 \
-                     STITCH_COUNTER_FREE_QR0                                                          \
-                     "jmp 3f\n"                                                                       \
-                     ".p2align 5\n2:\n\t"                                                             \
-                     "vmovdqa 384(%[f]), %%ymm13\n\t"                                                 \
-                     "vpaddd %[eight], %%ymm13, %%ymm13\n\t"                                          \
-                     STITCH_COUNTER_FREE_QR0                                                          \
+                     STITCH_COUNTER_FREE_LOOP_HEAD                                                    \
                      STITCH_COUNTER_FREE_OUT                                                          \
                      STITCH_COUNTER_HOME("%%ymm13")                                              \
                      "addq $512, %[g0]\n\t"                                                           \
@@ -560,9 +560,7 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
                      "decq %[n]\n\t"                                                                  \
                      "jnz 2b\n\t"                                                                     \
                      STITCH_COUNTER_FREE_OUT                                                          \
-                     "vmovdqa 384(%[f]), %%ymm13\n\t"                                                 \
-                     "vpaddd %[eight], %%ymm13, %%ymm13\n\t"                                          \
-                     STITCH_COUNTER_HOME("%%ymm13")                                              \
+                     STITCH_COUNTER_FREE_NEXT_WORD12 STITCH_COUNTER_HOME("%%ymm13")                   \
                      : [rounds] "=&r"(rounds), [g0] "=&r"(g0), [g1] "=&r"(g1), [n] "+r"(n), "+m"(frame) \
                      : [f] "r"(&frame), [eight] "m"(kEights), [seven] "m"(kSevens), STITCH_MASKS      \
                      : "cc", "memory", STITCH_VECTOR_CLOBBERS)
@@ -581,13 +579,7 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
 #define STITCH_KEPT_OUT_AT_FRAME                                                                    \
     "movq 672(%[f]), %[g0]\n\t" "movq 680(%[f]), %[g1]\n\t" STITCH_COUNTER_FREE_OUT
 #define STITCH_BATCH_MAC_RUN_COUNTER_FREE                                                           \
-    __asm__ volatile("vmovdqa 384(%[f]), %%ymm13\n\t"                                               \
-                     STITCH_COUNTER_FREE_QR0                                                        \
-                     "jmp 3f\n"                                                                     \
-                     ".p2align 5\n2:\n\t"                                                           \
-                     "vmovdqa 384(%[f]), %%ymm13\n\t"                                               \
-                     "vpaddd %[eight], %%ymm13, %%ymm13\n\t"                                        \
-                     STITCH_COUNTER_FREE_QR0                                                        \
+    __asm__ volatile(STITCH_COUNTER_FREE_LOOP_HEAD                                                  \
                      STITCH_KEPT_OUT_AT_FRAME                                                       \
                      STITCH_COUNTER_HOME("%%ymm13")                                                 \
                      "addq $512, 672(%[f])\n\t"                                                     \
@@ -599,9 +591,7 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
                      STITCH_END_SLOT                                                                \
                      "decq 696(%[f])\n\t"                                                           \
                      "jnz 2b\n\t" STITCH_KEPT_OUT_AT_FRAME                                          \
-                     "vmovdqa 384(%[f]), %%ymm13\n\t"                                               \
-                     "vpaddd %[eight], %%ymm13, %%ymm13\n\t"                                        \
-                     STITCH_COUNTER_HOME("%%ymm13")                                                 \
+                     STITCH_COUNTER_FREE_NEXT_WORD12 STITCH_COUNTER_HOME("%%ymm13")                 \
                      "addq $512, 672(%[f])\n\t"                                                     \
                      "addq $512, 680(%[f])\n\t"                                                     \
                      : STITCH_MAC_OUTPUTS_BUT_CREDIT                                                \
@@ -714,6 +704,8 @@ STITCH_INLINE_AVX2_BMI2 void batch_nine(BatchFrame& frame) {
 
 #undef STITCH_BATCH_NINE
 #undef STITCH_BATCH_RUN_COUNTER_FREE
+#undef STITCH_COUNTER_FREE_LOOP_HEAD
+#undef STITCH_COUNTER_FREE_NEXT_WORD12
 #undef STITCH_COUNTER_FREE_ROUNDS
 #undef STITCH_COUNTER_FREE_COLUMN1
 #undef STITCH_COUNTER_FREE_OUT

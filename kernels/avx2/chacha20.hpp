@@ -96,19 +96,7 @@ public:
             batch<Out::xor_input>(frame_);
             return;
         }
-        uint32_t ctr[4] = {st.ctr[0], st.ctr[1], st.ctr[2], st.ctr[3]};
-        while (n > 0) {
-            const size_t run = std::min(n, kMaxCounterFreeRun);
-            set_counter(ctr);
-            counter_free_columns(st, ctr);
-            frame_.in = in, frame_.out = out;
-            batches_xor_counter_free(frame_, run);
-            chacha_advance(ctr, run * kBatchBlocks);
-            in += run * kBatchBlocks * kChaChaBlock;
-            out += run * kBatchBlocks * kChaChaBlock;
-            n -= run;
-        }
-        frame_.wipe_counter_free();
+        counter_free_runs<false>(st, in, out, n, nullptr, nullptr);
     }
 
     // The same with the MAC: 32 Poly1305 blocks a batch from p, each batch's
@@ -116,20 +104,7 @@ public:
     // first round's counter-free columns as above.
     STITCH_INLINE_AVX2_BMI2 void xor_batches(const ChaChaState& st, const uint8_t* in, uint8_t* out, size_t n,
                                              mulx::PolyAcc& acc, const uint8_t* p) {
-        uint32_t ctr[4] = {st.ctr[0], st.ctr[1], st.ctr[2], st.ctr[3]};
-        while (n > 0) {
-            const size_t run = std::min(n, kMaxCounterFreeRun);
-            set_counter(ctr);
-            counter_free_columns(st, ctr);
-            frame_.in = in, frame_.out = out;
-            frame_.batches_left = run;
-            batches_xor_counter_free(frame_, acc, p);
-            chacha_advance(ctr, run * kBatchBlocks);
-            in += run * kBatchBlocks * kChaChaBlock;
-            out += run * kBatchBlocks * kChaChaBlock;
-            n -= run;
-        }
-        frame_.wipe_counter_free();
+        counter_free_runs<true>(st, in, out, n, &acc, p);
     }
 
     // Seven blocks at st.ctr, out[0..448) = in ^ their keystream: a batch
@@ -194,6 +169,33 @@ private:
 
     // 2^28 batches, 2^31 blocks: word 12 wraps at most once in them.
     static constexpr size_t kMaxCounterFreeRun = size_t(1) << 28;
+
+    // n batches from st.ctr through batches_xor_counter_free (with the MAC
+    // from p into *acc where WithMac), in runs of at most
+    // kMaxCounterFreeRun, each with its columns worked out afresh; what the
+    // runs leave in the frame is wiped after.
+    template <bool WithMac>
+    STITCH_INLINE_AVX2_BMI2 void counter_free_runs(const ChaChaState& st, const uint8_t* in, uint8_t* out, size_t n,
+                                                   mulx::PolyAcc* acc, const uint8_t* p) {
+        uint32_t ctr[4] = {st.ctr[0], st.ctr[1], st.ctr[2], st.ctr[3]};
+        while (n > 0) {
+            const size_t run = std::min(n, kMaxCounterFreeRun);
+            set_counter(ctr);
+            counter_free_columns(st, ctr);
+            frame_.in = in, frame_.out = out;
+            if constexpr (WithMac) {
+                frame_.batches_left = run;
+                batches_xor_counter_free(frame_, *acc, p);
+            } else {
+                batches_xor_counter_free(frame_, run);
+            }
+            chacha_advance(ctr, run * kBatchBlocks);
+            in += run * kBatchBlocks * kChaChaBlock;
+            out += run * kBatchBlocks * kChaChaBlock;
+            n -= run;
+        }
+        frame_.wipe_counter_free();
+    }
 
     // The first column round's quarter rounds of columns 1..3 (words c, 4 +
     // c, 8 + c, 12 + c), which read no counter word but 13, into

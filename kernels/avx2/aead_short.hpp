@@ -6,11 +6,13 @@
 // after the rounds, as the CPU rules say (avx2/tuning.hpp). A whole-record
 // open so has the tag over the ciphertext before a byte is written and
 // writes (in ^ keystream) masked by the verdict: the plaintext of an
-// authentic record, zeros otherwise, with no branch on the tag. (Short
-// seals take the one pass, avx2/aead_pass.hpp: their MAC needs the
-// ciphertext, so it cannot run beside the rounds. Block 0 and the text's
-// first block in general-purpose registers instead, measured on Zen 5 in
-// December 2026: level at 1-64 bytes, 4-10% slower at 65-192 with the
+// authentic record, zeros otherwise, with no branch on the tag. A seal's
+// first call of 1..kShortMax bytes takes the same rows with block 0 beside
+// them where the CPU rule says so (short_seal): the MAC is keyed and the
+// AAD absorbed beside the rounds, but its ciphertext exists only after
+// them, so that part of the MAC follows the XOR. (Block 0 and the text's
+// first block both in general-purpose registers instead, measured on Zen 5
+// in December 2026: level at 1-64 bytes, 4-10% slower at 65-192 with the
 // rows beside them; docs/benchmarks.md.)
 // Included by the two entry points, avx2/aead_text.cpp and
 // avx2/aead_record.cpp.
@@ -48,22 +50,25 @@ STITCH_INLINE_AVX2_BMI2 void rows_out(U32x8 (&ks)[1][16], const U32x8* in, size_
 // MAC beside the rows, so the rounds and the MAC overlap instead of
 // following each other: block 0 takes its ten double rounds beside the
 // rows' first `key_rounds` (two beside each of the first 10 - key_rounds),
-// the MAC is keyed from it, and the ciphertext ct[0..len) is absorbed in
-// equal runs of whole Poly1305 blocks beside the rows' other double rounds.
-// The keystream lands in lanes 0..n-1 of ks and the counter is advanced
-// past it; returns the accumulator with the whole text absorbed. Requires
-// !st.mac_keyed and 1 <= len <= kShortMax (192: three blocks, two pairs).
+// the MAC is keyed from it (the held-back AAD absorbed), and an open's
+// ciphertext ct[0..len) is absorbed in equal runs of whole Poly1305 blocks
+// beside the rows' other double rounds. A seal passes ct = nullptr: its
+// ciphertext exists only after the rounds. The keystream lands in lanes
+// 0..n-1 of ks and the counter is advanced past it; returns the
+// accumulator. Requires !st.mac_keyed and 1 <= len <= kShortMax (192:
+// three blocks, two pairs).
 template <size_t Pairs>
-STITCH_INLINE_AVX2_BMI2 mulx::PolyAcc open_beside_rows(AeadState& st, U32x8 (&ks)[1][16], const uint8_t* ct,
-                                                       size_t len) {
+STITCH_INLINE_AVX2_BMI2 mulx::PolyAcc key_beside_rows(AeadState& st, U32x8 (&ks)[1][16], const uint8_t* ct,
+                                                      size_t len) {
     // The rows' double rounds with the MAC beside them: one for each four
     // Poly1305 blocks of text and AAD, one to five (two of block 0's beside
     // each row round at most, so ten fit in the other five or more). Splits
     // measured on Zen 5 (December 2026, core cycles of a whole-record open
     // with its nonce and AAD): 64 B two 567-600, four 640; 128 B three or
     // four 595. This tree: 64 B 778 -> 558, 128 B 852 -> 570, 192 B 910 ->
-    // 716 against the MAC after the rounds (docs/benchmarks.md).
-    const size_t text_blocks = (len + kPolyBlock - 1) / kPolyBlock;
+    // 716 against the MAC after the rounds (docs/benchmarks.md). A seal has
+    // the AAD alone to absorb: one.
+    const size_t text_blocks = ct ? (len + kPolyBlock - 1) / kPolyBlock : 0;
     const size_t mac_rounds = std::clamp<size_t>((text_blocks + 1 + 3) / 4, 1, 5);  // with the AAD block
     const size_t key_rounds = 10 - mac_rounds;
 
@@ -85,21 +90,25 @@ STITCH_INLINE_AVX2_BMI2 mulx::PolyAcc open_beside_rows(AeadState& st, U32x8 (&ks
     mulx::PolyAcc acc;
     key_mac(st, acc, block0);
     wipe_object(block0);
-    // The head first (on the OpenSSH grid the held-back length's block is
-    // topped up from the text), then whole blocks in equal runs beside the
-    // rounds, and the partial last block buffered after them: no byte
-    // copies beside the rounds.
-    size_t mac = 0;
-    absorb_head(st.mac, acc, ct, mac, len);
-    const size_t whole = (len - mac) / kPolyBlock, run = (whole + mac_rounds - 1) / mac_rounds;
-    for (size_t i = 0, done = 0; i < mac_rounds; ++i) {
-        rows_double_round(r);
-        const size_t n = std::min(run, whole - done);
-        mulx::blocks(acc, ct + mac + done * kPolyBlock, n);
-        done += n;
+    if (ct == nullptr) {
+        for (size_t i = 0; i < mac_rounds; ++i) rows_double_round(r);
+    } else {
+        // The head first (on the OpenSSH grid the held-back length's block
+        // is topped up from the text), then whole blocks in equal runs
+        // beside the rounds, and the partial last block buffered after
+        // them: no byte copies beside the rounds.
+        size_t mac = 0;
+        absorb_head(st.mac, acc, ct, mac, len);
+        const size_t whole = (len - mac) / kPolyBlock, run = (whole + mac_rounds - 1) / mac_rounds;
+        for (size_t i = 0, done = 0; i < mac_rounds; ++i) {
+            rows_double_round(r);
+            const size_t n = std::min(run, whole - done);
+            mulx::blocks(acc, ct + mac + done * kPolyBlock, n);
+            done += n;
+        }
+        mac += whole * kPolyBlock;
+        if (mac < len) mac_update(acc, st.mac, ct + mac, len - mac);
     }
-    mac += whole * kPolyBlock;
-    if (mac < len) mac_update(acc, st.mac, ct + mac, len - mac);
     // Rows plus their input; pair p is blocks 2p and 2p + 1 of the text.
     rows_out(ks, in, 0, r.a0, r.b0, r.c0, r.d0);
     if constexpr (Pairs == 2) rows_out(ks, in, 1, r.a1, r.b1, r.c1, r.d1);
@@ -116,7 +125,7 @@ STITCH_INLINE_AVX2_BMI2 mulx::PolyAcc open_beside_rows(AeadState& st, U32x8 (&ks
 // false): measured on Zen 4 (kernel, December 2026), a 64-byte open 175-191
 // -> 164-169 ns. Two or three blocks (65..192 bytes) take two pairs and up
 // to thirteen Poly1305 blocks after the rounds on Emerald Rapids only
-// (kShortOpenKeyInGpr false). The counter advanced past block 0 and the
+// (kShortRecordKeyInGpr false). The counter advanced past block 0 and the
 // text's blocks; returns the accumulator.
 template <size_t Pairs>
 STITCH_INLINE_AVX2_BMI2 mulx::PolyAcc open_after_rows(AeadState& st, U32x8 (&ks)[1][16], const uint8_t* ct,
@@ -128,6 +137,15 @@ STITCH_INLINE_AVX2_BMI2 mulx::PolyAcc open_after_rows(AeadState& st, U32x8 (&ks)
     const size_t blocks = 1 + blocks_for(len);  // block 0 and the text's
     chacha_advance(st.chacha.ctr, blocks);
     return acc;
+}
+
+// Whether a record of len (1..kShortMax) bytes with the MAC not keyed yet
+// runs block 0 in general-purpose registers beside its text's rows
+// (key_beside_rows), an open's and a seal's alike: one text block where
+// lone blocks run in general registers, two or three where the short
+// open's rule says so (avx2/tuning.hpp).
+STITCH_INLINE_AVX2_BMI2 bool key_beside_rows_takes(size_t len) {
+    return len <= kChaChaBlock ? kLoneBlockInGpr : kShortRecordKeyInGpr;
 }
 
 // Block 0, the keystream of the text's blocks_for(len) (0..3) blocks in
@@ -142,13 +160,12 @@ STITCH_INLINE_AVX2_BMI2 mulx::PolyAcc keyed_open_keystream(AeadState& st, U32x8 
         key_mac_alone(st, acc);
         return acc;
     }
-    const bool one_block = len <= kChaChaBlock;
-    if (one_block ? !kLoneBlockInGpr : !kShortOpenKeyInGpr) {
+    if (!key_beside_rows_takes(len)) {
         first = 1;
-        return one_block ? open_after_rows<1>(st, ks, ct, len) : open_after_rows<2>(st, ks, ct, len);
+        return len <= kChaChaBlock ? open_after_rows<1>(st, ks, ct, len) : open_after_rows<2>(st, ks, ct, len);
     }
-    if (blocks_for(len) <= 2) return open_beside_rows<1>(st, ks, ct, len);
-    return open_beside_rows<2>(st, ks, ct, len);
+    if (blocks_for(len) <= 2) return key_beside_rows<1>(st, ks, ct, len);
+    return key_beside_rows<2>(st, ks, ct, len);
 }
 
 // out[0..len) = (in ^ keystream from lane first) & keep, len <= 448, keep
@@ -181,6 +198,20 @@ STITCH_INLINE_AVX2_BMI2 void short_open(AeadState& st, const uint8_t* in, uint8_
     emit(st, ks, first, in, out, len);
     mulx::store(st.mac, acc);
     wipe_upto(ks, first + blocks_for(len));
+}
+
+// Seals of 1..kShortMax bytes with the MAC not keyed yet, where the CPU
+// rule takes it: block 0 beside the text's rows (key_beside_rows), the
+// held-back AAD absorbed beside their last double round, then the XOR and
+// the ciphertext's MAC.
+STITCH_INLINE_AVX2_BMI2 void short_seal(AeadState& st, const uint8_t* in, uint8_t* out, size_t len) {
+    U32x8 ks[1][16];
+    mulx::PolyAcc acc =
+        blocks_for(len) <= 2 ? key_beside_rows<1>(st, ks, nullptr, len) : key_beside_rows<2>(st, ks, nullptr, len);
+    emit(st, ks, 0, in, out, len);
+    mac_update(acc, st.mac, out, len);
+    mulx::store(st.mac, acc);
+    wipe_upto(ks, blocks_for(len));
 }
 
 }  // namespace stitch::kern::avx2

@@ -85,7 +85,7 @@ bool lone_block_in_gpr(const CpuFeatures& f) noexcept {
     return f.vendor == CpuVendor::amd && f.family == kLoneBlockInGprFamily;
 }
 
-bool short_open_key_in_gpr(const CpuFeatures& f) noexcept { return !emerald_rapids(f); }
+bool short_record_key_in_gpr(const CpuFeatures& f) noexcept { return !emerald_rapids(f); }
 
 size_t poly1305_one_accumulator_end(const CpuFeatures& f) noexcept {
     if (zen4(f)) return kOneAccumulatorEndZen4;
@@ -105,9 +105,9 @@ bool lone_block_in_gpr_here() noexcept {
     return forced == BlockPlace::gpr;
 }
 
-bool short_open_key_in_gpr_here() noexcept {
+bool short_record_key_in_gpr_here() noexcept {
     const BlockPlace forced = forced_block_place();
-    if (forced == BlockPlace::rules) return short_open_key_in_gpr(cpu_features_raw());
+    if (forced == BlockPlace::rules) return short_record_key_in_gpr(cpu_features_raw());
     return forced != BlockPlace::lane;
 }
 

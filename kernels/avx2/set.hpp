@@ -31,20 +31,21 @@ bool allows(const CpuFeatures& masked, const Impl& impl) noexcept;
 //                      where that saves a batch (Emerald Rapids), none
 //   lone_block_in_gpr  a block with no batch beside it runs in
 //                      general-purpose registers, not as a row pair (Zen 5)
-//   short_open_key_in_gpr  a 65-192 byte open's block 0 runs in
-//                      general-purpose registers beside the text's rows,
-//                      not in their lane 0 (every CPU but Emerald Rapids)
+//   short_record_key_in_gpr  a 65-192 byte record's block 0 (an open's,
+//                      and a first-call seal's) runs in general-purpose
+//                      registers beside the text's rows, not in their lane
+//                      0 (every CPU but Emerald Rapids)
 // The _here() forms are this CPU's answers, or what
 // STITCH_AVX2_KEY_BLOCK=lane|gpr says for all three (gpr: block 0 beside
 // every seal's batch), or =beside (the same, lone blocks in lanes): tests
 // and measurements run any of them anywhere; read once, at load
-// (kKeyBesideBatch, kLoneBlockInGpr, kShortOpenKeyInGpr).
+// (kKeyBesideBatch, kLoneBlockInGpr, kShortRecordKeyInGpr).
 KeyBeside key_beside_batch(const CpuFeatures& f) noexcept;
 KeyBeside key_beside_batch_here() noexcept;
 bool lone_block_in_gpr(const CpuFeatures& f) noexcept;
 bool lone_block_in_gpr_here() noexcept;
-bool short_open_key_in_gpr(const CpuFeatures& f) noexcept;
-bool short_open_key_in_gpr_here() noexcept;
+bool short_record_key_in_gpr(const CpuFeatures& f) noexcept;
+bool short_record_key_in_gpr_here() noexcept;
 
 // Poly1305 runs of kOneAccumulatorMin blocks up to this (exclusive) take one
 // vector accumulator (avx2/tuning.hpp): 24 on Zen 4, 32 on Emerald Rapids,
@@ -54,7 +55,7 @@ size_t poly1305_one_accumulator_end(const CpuFeatures& f) noexcept;
 inline const KeyBeside kKeyBesideBatch = key_beside_batch_here();
 inline const size_t kPoly1305OneAccumulatorEnd = poly1305_one_accumulator_end(cpu_features_raw());
 inline const bool kLoneBlockInGpr = lone_block_in_gpr_here();
-inline const bool kShortOpenKeyInGpr = short_open_key_in_gpr_here();
+inline const bool kShortRecordKeyInGpr = short_record_key_in_gpr_here();
 // Raw ChaCha20's last nine blocks (eight whole ones and a ninth, whole or
 // partial) in one nine-block statement, the ninth in general-purpose
 // registers beside the batch, rather than a batch and then a row pair:

@@ -130,10 +130,17 @@ inline constexpr uint32_t kLoneBlockInGprFamily = 0x1a;
 // An open of 65-192 bytes (two or three text blocks) with the MAC not keyed
 // yet runs block 0 in general-purpose registers beside the text's one or
 // two row pairs, and the MAC absorbs the ciphertext beside the rows' last
-// double rounds (avx2/aead_short.hpp, open_beside_rows), on every CPU but
-// Emerald Rapids: measured on Zen 5 (64 B 778 -> 558 core cycles, 128 B 852
-// -> 570, 192 B 910 -> 716) and Zen 4 (128 B 200 -> 190 ns) against block 0
-// in the rows' lane 0 and the MAC after the rounds. On Emerald Rapids
+// double rounds (avx2/aead_short.hpp, key_beside_rows), on every CPU but
+// Emerald Rapids. A seal's first call of 1-192 bytes takes block 0 beside
+// its rows wherever an open of as many blocks does (key_beside_rows_takes),
+// the AAD absorbed beside them and the ciphertext after the XOR: measured
+// on Zen 5 (kernel, AVX-512 hidden, December 2026) 16-128 B 204-238 ->
+// 152-180 ns, 192 B 255 -> 234, against block 0 in lane 0 and the whole
+// MAC after the rounds; Zen 4 and the unmeasured cores follow the open's
+// rule, the same structure with less integer work beside the rows. Opens:
+// measured on Zen 5 (64 B 778 -> 558 core cycles, 128 B 852 -> 570, 192 B
+// 910 -> 716) and Zen 4 (128 B 200 -> 190 ns) against block 0 in the rows'
+// lane 0 and the MAC after the rounds. On Emerald Rapids
 // (Xeon, family 6 model 0xCF) block 0 takes lane 0 of two row pairs and
 // the MAC follows the rounds (open_after_rows), as a 1-64 byte open does
 // wherever lone blocks run in lanes: two double rounds of block 0 beside

@@ -251,11 +251,28 @@ mutants = [
      "chacha_advance(st.chacha.ctr, 1 + blocks_for(len));", "chacha_advance(st.chacha.ctr, blocks_for(len));"),
     ("short open: bytes 0..31 of the odd block from the low halves", SHORT,
      "ks[0][2 * p + 1] = U32x8::halves<true>(a, b);", "ks[0][2 * p + 1] = U32x8::halves<false>(a, b);"),
+    # Short seals: block 0 beside the text's rows, the ciphertext's MAC after
+    # the XOR (aead_short.hpp's short_seal, aead_text.cpp's choice).
+    ("short seal: the MAC reads the plaintext", SHORT,
+     "    mac_update(acc, st.mac, out, len);\n", "    mac_update(acc, st.mac, in, len);\n"),
+    ("short seal: the rows one double round short after block 0", SHORT,
+     "for (size_t i = 0; i < mac_rounds; ++i) rows_double_round(r);",
+     "for (size_t i = 0; i + 1 < mac_rounds; ++i) rows_double_round(r);"),
+    ("short seal: three-block texts in one pair", SHORT,
+     "blocks_for(len) <= 2 ? key_beside_rows<1>(st, ks, nullptr, len)",
+     "blocks_for(len) <= 3 ? key_beside_rows<1>(st, ks, nullptr, len)"),
+    ("short seal: its keystream left on the stack", SHORT,
+     "    mulx::store(st.mac, acc);\n    wipe_upto(ks, blocks_for(len));\n}",
+     "    mulx::store(st.mac, acc);\n}"),
+    ("short seal taken with the MAC already keyed (a later call re-keys it)", "kernels/avx2/aead_text.cpp",
+     "dir == Direction::seal && !st.mac_keyed &&", "dir == Direction::seal &&"),
+    ("short seal: the partial last block's keystream not kept for the next call", SHORT,
+     "    emit(st, ks, 0, in, out, len);\n    mac_update", "    emit(st, ks, 0, in, out, len);\n    st.ks_pos = 0;\n    mac_update"),
     ("rows beside other work: pair 1's diagonal turns rows c and d the wrong way", ROWS,
      'STITCH_DIAGONALIZE("%[a1]", "%[c1]", "%[d1]")', 'STITCH_DIAGONALIZE("%[a1]", "%[d1]", "%[c1]")'),
     # Block 0 and lone blocks as a row pair where vector operations take one
     # cycle (kLoneBlockInGpr false: STITCH_AVX2_KEY_BLOCK=lane, Zen 4), and a
-    # 65-192 byte open's block 0 in the rows' lane 0 (kShortOpenKeyInGpr
+    # 65-192 byte open's block 0 in the rows' lane 0 (kShortRecordKeyInGpr
     # false: lane, Emerald Rapids).
     ("key block alone as a row pair: the MAC keyed from block 1", AEAD,
      "        key_mac(st, acc, ks[0], 0);\n        wipe_upto(ks, 1);", "        key_mac(st, acc, ks[0], 1);\n        wipe_upto(ks, 1);"),
@@ -269,7 +286,7 @@ mutants = [
     ("open with block 0 in the rows: the text read from lane 0 (block 0's keystream)", SHORT,
      "        first = 1;\n", "        first = 0;\n"),
     ("open with block 0 in the rows: two-block texts in one pair (a lane the pair lacks)", SHORT,
-     "const bool one_block = len <= kChaChaBlock;", "const bool one_block = len <= 2 * kChaChaBlock;"),
+     "return len <= kChaChaBlock ? open_after_rows<1>", "return len <= 2 * kChaChaBlock ? open_after_rows<1>"),
     ("open with block 0 in the rows: three-block texts in one pair", SHORT,
      ": open_after_rows<2>(st, ks, ct, len);", "\n               : len <= 2 * kChaChaBlock ? open_after_rows<2>(st, ks, ct, len) : open_after_rows<1>(st, ks, ct, len);"),
     ("streamed short open: written from lane 0 whatever block 0 took", SHORT,

@@ -249,11 +249,11 @@ TEST(DispatchRule, Avx2LoneBlockInGprOnZen5Only) {
 TEST(DispatchRule, Avx2ShortOpenKeyInLanesOnEmeraldRapidsOnly) {
     for (const Row& row : kRows) {
         const bool emerald_rapids = std::string_view(row.cpu) == "Emerald Rapids";
-        EXPECT_EQ(kern::avx2::short_open_key_in_gpr(features(row)), !emerald_rapids) << row.cpu;
+        EXPECT_EQ(kern::avx2::short_record_key_in_gpr(features(row)), !emerald_rapids) << row.cpu;
     }
     CpuFeatures other = features(kRows[12]);
     other.vendor = CpuVendor::amd;
-    EXPECT_TRUE(kern::avx2::short_open_key_in_gpr(other));
+    EXPECT_TRUE(kern::avx2::short_record_key_in_gpr(other));
 }
 
 TEST_P(DispatchTable, RowNamesItsEvidence) {

@@ -52,12 +52,12 @@ STITCH_INLINE_AVX2_BMI2 void rows_out(U32x8 (&ks)[1][16], const U32x8* in, size_
 // rows' first `key_rounds` (two beside each of the first 10 - key_rounds),
 // the MAC is keyed from it (the held-back AAD absorbed), and an open's
 // ciphertext ct[0..len) is absorbed in equal runs of whole Poly1305 blocks
-// beside the rows' other double rounds. A seal passes ct = nullptr: its
-// ciphertext exists only after the rounds. The keystream lands in lanes
+// beside the rows' other double rounds. A seal (Dir) passes ct = nullptr:
+// its ciphertext exists only after the rounds. The keystream lands in lanes
 // 0..n-1 of ks and the counter is advanced past it; returns the
 // accumulator. Requires !st.mac_keyed and 1 <= len <= kShortMax (192:
 // three blocks, two pairs).
-template <size_t Pairs>
+template <Direction Dir, size_t Pairs>
 STITCH_INLINE_AVX2_BMI2 mulx::PolyAcc key_beside_rows(AeadState& st, U32x8 (&ks)[1][16], const uint8_t* ct,
                                                       size_t len) {
     // The rows' double rounds with the MAC beside them: one for each four
@@ -68,7 +68,7 @@ STITCH_INLINE_AVX2_BMI2 mulx::PolyAcc key_beside_rows(AeadState& st, U32x8 (&ks)
     // four 595. This tree: 64 B 778 -> 558, 128 B 852 -> 570, 192 B 910 ->
     // 716 against the MAC after the rounds (docs/benchmarks.md). A seal has
     // the AAD alone to absorb: one.
-    const size_t text_blocks = ct ? (len + kPolyBlock - 1) / kPolyBlock : 0;
+    const size_t text_blocks = Dir == Direction::open ? (len + kPolyBlock - 1) / kPolyBlock : 0;
     const size_t mac_rounds = std::clamp<size_t>((text_blocks + 1 + 3) / 4, 1, 5);  // with the AAD block
     const size_t key_rounds = 10 - mac_rounds;
 
@@ -90,7 +90,7 @@ STITCH_INLINE_AVX2_BMI2 mulx::PolyAcc key_beside_rows(AeadState& st, U32x8 (&ks)
     mulx::PolyAcc acc;
     key_mac(st, acc, block0);
     wipe_object(block0);
-    if (ct == nullptr) {
+    if constexpr (Dir == Direction::seal) {
         for (size_t i = 0; i < mac_rounds; ++i) rows_double_round(r);
     } else {
         // The head first (on the OpenSSH grid the held-back length's block
@@ -164,8 +164,8 @@ STITCH_INLINE_AVX2_BMI2 mulx::PolyAcc keyed_open_keystream(AeadState& st, U32x8 
         first = 1;
         return len <= kChaChaBlock ? open_after_rows<1>(st, ks, ct, len) : open_after_rows<2>(st, ks, ct, len);
     }
-    if (blocks_for(len) <= 2) return key_beside_rows<1>(st, ks, ct, len);
-    return key_beside_rows<2>(st, ks, ct, len);
+    if (blocks_for(len) <= 2) return key_beside_rows<Direction::open, 1>(st, ks, ct, len);
+    return key_beside_rows<Direction::open, 2>(st, ks, ct, len);
 }
 
 // out[0..len) = (in ^ keystream from lane first) & keep, len <= 448, keep
@@ -206,8 +206,8 @@ STITCH_INLINE_AVX2_BMI2 void short_open(AeadState& st, const uint8_t* in, uint8_
 // the ciphertext's MAC.
 STITCH_INLINE_AVX2_BMI2 void short_seal(AeadState& st, const uint8_t* in, uint8_t* out, size_t len) {
     U32x8 ks[1][16];
-    mulx::PolyAcc acc =
-        blocks_for(len) <= 2 ? key_beside_rows<1>(st, ks, nullptr, len) : key_beside_rows<2>(st, ks, nullptr, len);
+    mulx::PolyAcc acc = blocks_for(len) <= 2 ? key_beside_rows<Direction::seal, 1>(st, ks, nullptr, len)
+                                              : key_beside_rows<Direction::seal, 2>(st, ks, nullptr, len);
     emit(st, ks, 0, in, out, len);
     mac_update(acc, st.mac, out, len);
     mulx::store(st.mac, acc);

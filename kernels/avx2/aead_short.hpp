@@ -7,7 +7,7 @@
 // open so has the tag over the ciphertext before a byte is written and
 // writes (in ^ keystream) masked by the verdict: the plaintext of an
 // authentic record, zeros otherwise, with no branch on the tag. A seal's
-// first call of 1..kShortMax bytes takes the same rows with block 0 beside
+// first call of 1..128 bytes takes the same rows with block 0 beside
 // them where the CPU rule says so (short_seal): the MAC is keyed and the
 // AAD absorbed beside the rounds, but its ciphertext exists only after
 // them, so that part of the MAC follows the XOR. (Block 0 and the text's
@@ -200,14 +200,27 @@ STITCH_INLINE_AVX2_BMI2 void short_open(AeadState& st, const uint8_t* in, uint8_
     wipe_upto(ks, first + blocks_for(len));
 }
 
-// Seals of 1..kShortMax bytes with the MAC not keyed yet, where the CPU
-// rule takes it: block 0 beside the text's rows (key_beside_rows), the
-// held-back AAD absorbed beside their last double round, then the XOR and
-// the ciphertext's MAC.
+// Whether a seal's first call of len bytes (the MAC not keyed yet) takes
+// short_seal: a text of one or two blocks (1..kShortSealMax bytes, one row
+// pair) where an open of as many blocks runs block 0 beside its rows.
+// Three-block texts (129..192 bytes) take the pass: on Zen 5 (kernel,
+// December 2026) block 0 beside their two pairs was 3% quicker at best
+// and 4% slower by the median in the host's busy phases, and through EVP
+// 1.85-1.90x against 1.83-1.85x the default idle, 1.74-1.82x against
+// 1.86-1.93x busy (inferred: a busy SMT sibling), as on Emerald Rapids'
+// opens (avx2/tuning.hpp).
+inline constexpr size_t kShortSealMax = 2 * kChaChaBlock;
+STITCH_INLINE_AVX2_BMI2 bool short_seal_takes(size_t len) {
+    return len > 0 && len <= kShortSealMax && key_beside_rows_takes(len);
+}
+
+// Seals of 1..kShortSealMax bytes with the MAC not keyed yet, where
+// short_seal_takes: block 0 beside the text's row pair (key_beside_rows),
+// the held-back AAD absorbed beside its last double round, then the XOR
+// and the ciphertext's MAC.
 STITCH_INLINE_AVX2_BMI2 void short_seal(AeadState& st, const uint8_t* in, uint8_t* out, size_t len) {
     U32x8 ks[1][16];
-    mulx::PolyAcc acc = blocks_for(len) <= 2 ? key_beside_rows<Direction::seal, 1>(st, ks, nullptr, len)
-                                              : key_beside_rows<Direction::seal, 2>(st, ks, nullptr, len);
+    mulx::PolyAcc acc = key_beside_rows<Direction::seal, 1>(st, ks, nullptr, len);
     emit(st, ks, 0, in, out, len);
     mac_update(acc, st.mac, out, len);
     mulx::store(st.mac, acc);

@@ -32,12 +32,12 @@ void aead_text_avx2(AeadState& st, Direction dir, const uint8_t* in, uint8_t* ou
     U32x8::clean_upper();
     // Short records have their own paths: an open's MAC keyed and fed
     // beside one row run (measured ~10% quicker than the pass at 192 B on
-    // Zen 5), a first-call seal's keyed beside it where the CPU rule puts
-    // block 0 there (16-128 B ~25% quicker on Zen 5); other seals take the
-    // pass.
+    // Zen 5), a first-call seal's of 1-128 bytes keyed beside it where the
+    // CPU rule puts block 0 there (~25% quicker on Zen 5); other seals take
+    // the pass.
     if (dir == Direction::open && !st.mac_keyed && len <= avx2::kShortOpenMax)
         open_short(st, in, out, len);
-    else if (dir == Direction::seal && !st.mac_keyed && len > 0 && len <= kShortMax && avx2::key_beside_rows_takes(len))
+    else if (dir == Direction::seal && !st.mac_keyed && avx2::short_seal_takes(len))
         seal_short(st, in, out, len);
     else
         avx2::Pass(st, dir, in, out, len).run();

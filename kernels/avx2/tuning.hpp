@@ -131,13 +131,14 @@ inline constexpr uint32_t kLoneBlockInGprFamily = 0x1a;
 // yet runs block 0 in general-purpose registers beside the text's one or
 // two row pairs, and the MAC absorbs the ciphertext beside the rows' last
 // double rounds (avx2/aead_short.hpp, key_beside_rows), on every CPU but
-// Emerald Rapids. A seal's first call of 1-192 bytes takes block 0 beside
-// its rows wherever an open of as many blocks does (key_beside_rows_takes),
-// the AAD absorbed beside them and the ciphertext after the XOR: measured
+// Emerald Rapids. A seal's first call of 1-128 bytes takes block 0 beside
+// its row pair wherever an open of as many blocks does (short_seal_takes),
+// the AAD absorbed beside it and the ciphertext after the XOR: measured
 // on Zen 5 (kernel, AVX-512 hidden, December 2026) 16-128 B 204-238 ->
-// 152-180 ns, 192 B 255 -> 234, against block 0 in lane 0 and the whole
-// MAC after the rounds; Zen 4 and the unmeasured cores follow the open's
-// rule, the same structure with less integer work beside the rows. Opens:
+// 152-180 ns against block 0 in lane 0 and the whole MAC after the
+// rounds (129-192 B not, avx2/aead_short.hpp); Zen 4 and the unmeasured
+// cores follow the open's rule, the same structure with less integer work
+// beside the rows. Opens:
 // measured on Zen 5 (64 B 778 -> 558 core cycles, 128 B 852 -> 570, 192 B
 // 910 -> 716) and Zen 4 (128 B 200 -> 190 ns) against block 0 in the rows'
 // lane 0 and the MAC after the rounds. On Emerald Rapids

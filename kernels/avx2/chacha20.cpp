@@ -37,7 +37,7 @@ STITCH_INLINE_AVX2_BMI2 void emit_blocks(const U32x8 (&ks)[1][16], size_t n, con
 // (avx2/tuning.hpp), else as a row pair.
 STITCH_INLINE_AVX2_BMI2 void run(ChaChaState& st, const uint8_t*& in, uint8_t*& out, size_t n) {
     if (n == 1 && avx2::kLoneBlockInGpr) {
-        x86::lone_block(st, in, out);
+        x86::lone_block<x86::Rounds::asm_text>(st, in, out);
         if (in) in += kChaChaBlock;
         out += kChaChaBlock;
         return;
@@ -117,7 +117,7 @@ STITCH_TARGET_AVX2_BMI2 void chacha20_xor_last_avx2(ChaChaState& st, const uint8
             run(st, none, ninth, 1);  // the ninth's keystream into kept; advances st
         }
     } else if (n == 1 && avx2::kLoneBlockInGpr) {
-        x86::lone_block(st, nullptr, kept);  // advances st
+        x86::lone_block<x86::Rounds::asm_text>(st, nullptr, kept);  // advances st
     } else {
         U32x8 ks[1][16];
         avx2::keystream_upto(st, ks, n);

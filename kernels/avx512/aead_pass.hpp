@@ -94,7 +94,7 @@ STITCH_INLINE_AVX512 bool key_block_alone_first(const AeadState& st, size_t len)
 // keystream stayed in the frame (avx512_stack_test).
 STITCH_INLINE_AVX512 void key_block_alone(AeadState& st) {
     x86::ScalarBlock block0(st.chacha);
-    block0.rounds();
+    block0.compiled_rounds();
     mulx::PolyAcc acc;
     x86::key_mac(st, acc, block0);
     mulx::store(st.mac, acc);

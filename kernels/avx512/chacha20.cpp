@@ -373,7 +373,7 @@ void chacha20_blocks(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t nb
     else if (nblocks == 2 || (nblocks == 1 && !kLoneBlockInGpr))
         rows2(st, in, out, nblocks, to);
     else if (nblocks == 1)
-        x86::lone_block(st, in, out);  // general-purpose registers: x86/scalar_block.hpp
+        x86::lone_block<x86::Rounds::compiled>(st, in, out);  // general-purpose registers: x86/scalar_block.hpp
     zero_registers();
 }
 
@@ -411,7 +411,7 @@ void chacha20_xor_last(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t 
                        uint8_t kept[kChaChaBlock]) noexcept {
     clean_upper();
     if (len < kChaChaBlock && kLoneBlockInGpr) {
-        x86::lone_block(st, nullptr, kept);  // where the CPU table says so, as chacha20_blocks; advances st
+        x86::lone_block<x86::Rounds::compiled>(st, nullptr, kept);  // where the CPU table says so, as chacha20_blocks; advances st
         xor_short(out, in, kept, len);
     } else if (len > 16 * kChaChaBlock && kTwoBatches && kBatchRun) {
         cut_pair<false>(st, in, out, len, U32x16::splat(0xffffffffu), kept);

@@ -10,12 +10,16 @@
 #include "kernels/bytes.hpp"
 #include "kernels/chacha20.hpp"
 #include "kernels/isa.hpp"
+#include "kernels/x86/scalar_asm_text.hpp"
 
 namespace stitch::kern::x86 {
 
-// One block in general-purpose registers, a double round per call. The
-// AVX-512 set runs it beside a zmm batch (ScalarKey) on the integer ports the
-// vector rounds leave idle. A lone block is a chain of dependent operations
+// One block in general-purpose registers: its ten double rounds in one asm
+// statement (rounds()), or a double round per call (double_round(), C++)
+// where they fall between other code's lines. The AVX-512 set runs it
+// beside a zmm batch (ScalarKey) on the integer ports the vector rounds
+// leave idle, and the AVX2 set beside a short record's rows
+// (avx2/aead_short.hpp). A lone block is a chain of dependent operations
 // whichever registers hold it: four quarter rounds side by side in
 // general-purpose registers take one-cycle adds, XORs and rotates, where the
 // row layout (avx2/row_rounds.hpp) adds three shuffles a half round and, on
@@ -27,12 +31,14 @@ struct ScalarBlock {
     uint32_t x[16];
 
     STITCH_INLINE_AVX2_BMI2 explicit ScalarBlock(const ChaChaState& st) {
-        for (int i = 0; i < 4; ++i) x[i] = kSigma[i];
-        for (int i = 0; i < 8; ++i) x[4 + i] = st.key[i];
-        for (int i = 0; i < 4; ++i) x[12 + i] = st.ctr[i];
+#pragma GCC unroll 16
+        for (int i = 0; i < 16; ++i) x[i] = scalar(input_word(st, i));
     }
 
-    // RFC 8439 §2.3's inner_block: chacha20.hpp's scalar quarter round.
+    // RFC 8439 §2.3's inner_block: chacha20.hpp's scalar quarter round, for
+    // a block whose double rounds fall between the lines of C++ vector code
+    // (ScalarKey below). Code whose rounds are one asm statement runs
+    // x86/scalar_asm_text.hpp's instead.
     STITCH_INLINE_AVX2_BMI2 void double_round() {
         quarter_round(0, 4, 8, 12);
         quarter_round(1, 5, 9, 13);
@@ -58,18 +64,59 @@ struct ScalarBlock {
 #endif
     }
 
+    // The ten double rounds in one asm statement (x86/scalar_asm_text.hpp):
+    // the words' places fixed by its text, loaded once and stored once. The
+    // C++ double round ten times over was placed by each compiler its own
+    // way, with some words on the stack: a lone block 5-6% apart between
+    // g++ 12 and clang 14 on Zen 5 (December 2026, docs/benchmarks.md).
+    // The AVX2 set runs these; the AVX-512 set, compiled_rounds(): with this
+    // statement in its chacha20_xor_last, g++ 12's build left a 1300-byte
+    // stream's keystream on the stack (avx512_stack_test), not found why.
     STITCH_INLINE_AVX2_BMI2 void rounds() {
+        ScalarBlock* blk = this;
+        __asm__ volatile(STITCH_GPR_ENTER
+                         "movl $10, " STITCH_GPR_COUNT "\n\t"
+                         ".p2align 5\n1:\n\t"
+                         STITCH_GPR_DOUBLE_ROUND
+                         "decl " STITCH_GPR_COUNT "\n\t"
+                         "jnz 1b\n\t"
+                         STITCH_GPR_LEAVE
+                         : [blk] "+r"(blk)
+                         :
+                         : "cc", "memory", STITCH_GPR_CLOBBERS);
+    }
+
+    // The ten double rounds in C++, placed by the compiler.
+    STITCH_INLINE_AVX2_BMI2 void compiled_rounds() {
         for (int i = 0; i < 10; ++i) double_round();
     }
 
     // After the rounds: out[0..64) = in ^ the block (in == nullptr: the block
     // itself; in == out allowed).
     STITCH_INLINE_AVX2_BMI2 void emit(const ChaChaState& st, const uint8_t* in, uint8_t* out) const {
-        for (int i = 0; i < 16; ++i) {
-            const uint32_t word = i < 4 ? kSigma[i] : i < 12 ? st.key[i - 4] : st.ctr[i - 12];
-            const uint32_t v = x[i] + word;
-            store_le32(out + 4 * i, in ? v ^ load_le32(in + 4 * i) : v);
+        if (in) {
+#pragma GCC unroll 16
+            for (int i = 0; i < 16; ++i) store_le32(out + 4 * i, (x[i] + input_word(st, i)) ^ load_le32(in + 4 * i));
+        } else {
+#pragma GCC unroll 16
+            for (int i = 0; i < 16; ++i) store_le32(out + 4 * i, x[i] + input_word(st, i));
         }
+    }
+
+    // Word i of the block's input: the constants, the key, the counter row.
+    STITCH_INLINE_AVX2_BMI2 static uint32_t input_word(const ChaChaState& st, int i) {
+        return i < 4 ? kSigma[i] : i < 12 ? st.key[i - 4] : st.ctr[i - 12];
+    }
+
+    // v, kept in a general-purpose register, so that the constructor stores
+    // the words one by one, as rounds() loads them: g++ 12 packed them into
+    // 16-byte stores, which left those loads without store forwarding
+    // (they waited until the stores reached the cache). A lone block was 2%
+    // slower so, 1-2% quicker this way than the C++ rounds (Zen 5, December
+    // 2026: docs/benchmarks.md).
+    STITCH_INLINE_AVX2_BMI2 static uint32_t scalar(uint32_t v) {
+        __asm__("" : "+r"(v));
+        return v;
     }
 
     // After ten double rounds: bytes 0..31 of the block (st's counter) as
@@ -82,11 +129,18 @@ struct ScalarBlock {
     }
 };
 
+// Which of ScalarBlock's ten double rounds a caller runs.
+enum class Rounds { asm_text, compiled };
+
 // A block that runs alone: out[0..64) = in ^ the block at st's counter (in ==
 // nullptr: the block itself), and the counter advanced.
+template <Rounds R>
 STITCH_INLINE_AVX2_BMI2 void lone_block(ChaChaState& st, const uint8_t* in, uint8_t* out) {
     ScalarBlock block(st);
-    block.rounds();
+    if constexpr (R == Rounds::asm_text)
+        block.rounds();
+    else
+        block.compiled_rounds();
     block.emit(st, in, out);
     wipe_object(block);
     chacha_advance(st.ctr, 1);

@@ -24,6 +24,7 @@ CHACHA = "kernels/avx2/chacha20.hpp"
 CHACHA_CPP = "kernels/avx2/chacha20.cpp"
 PASS = "kernels/avx2/aead_pass.hpp"
 SCALAR = "kernels/x86/scalar_block.hpp"
+SCALAR_ASM = "kernels/x86/scalar_asm_text.hpp"
 AEAD = "kernels/avx2/aead.hpp"
 SHORT = "kernels/avx2/aead_short.hpp"
 VECTOR = "kernels/x86/poly1305_vector.cpp"
@@ -192,7 +193,21 @@ mutants = [
      "        if (open_) buffer_last(limit);\n        emit(st_, ks, 0,", "        emit(st_, ks, 0,"),
     # A lone block in general-purpose registers (x86/scalar_block.hpp).
     ("lone block: nine double rounds", SCALAR,
-     "for (int i = 0; i < 10; ++i) double_round();", "for (int i = 0; i < 9; ++i) double_round();"),
+     '"movl $10, " STITCH_GPR_COUNT', '"movl $9, " STITCH_GPR_COUNT'),
+    # Its asm text's fixed places (x86/scalar_asm_text.hpp).
+    ("lone block: the column swap brings word 11 in for word 10", SCALAR_ASM,
+     '"movl " STITCH_GPR_W10_AT ", " STITCH_GPR_C0', '"movl " STITCH_GPR_W11_AT ", " STITCH_GPR_C0'),
+    ("lone block: the diagonal swap brings word 9 back for word 8", SCALAR_ASM,
+     '"movl " STITCH_GPR_W8_AT ", " STITCH_GPR_C0', '"movl " STITCH_GPR_W9_AT ", " STITCH_GPR_C0'),
+    ("lone block: the 12-bit rotation by 11 (RORX 21)", SCALAR_ASM,
+     "STITCH_GPR_QR_LINE(c, d, b, 20, g, h, f)", "STITCH_GPR_QR_LINE(c, d, b, 21, g, h, f)"),
+    ("lone block: the first diagonal pair takes word 14 for word 15", SCALAR_ASM,
+     "STITCH_GPR_QR_PAIR(STITCH_GPR_W0, STITCH_GPR_W5, STITCH_GPR_C0, STITCH_GPR_W15,",
+     "STITCH_GPR_QR_PAIR(STITCH_GPR_W0, STITCH_GPR_W5, STITCH_GPR_C0, STITCH_GPR_W14,"),
+    ("lone block: word 15 (in the address's register) not stored back", SCALAR_ASM,
+     '    STITCH_GPR_MOVE(STITCH_GPR_COUNT, "60(%[blk])")                           \\\n', ''),
+    ("lone block: words 10 and 11 not back from the frame", SCALAR_ASM,
+     '    STITCH_GPR_MOVE(STITCH_GPR_W10_AT, "40(%[blk])")                          \\\n', ''),
     ("lone block: the counter word not added back", SCALAR,
      "i < 12 ? st.key[i - 4] : st.ctr[i - 12];", "i < 12 ? st.key[i - 4] : 0u;"),
     ("lone block: the counter not advanced", SCALAR,

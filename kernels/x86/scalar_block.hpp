@@ -111,9 +111,8 @@ struct ScalarBlock {
     // v, kept in a general-purpose register, so that the constructor stores
     // the words one by one, as rounds() loads them: g++ 12 packed them into
     // 16-byte stores, which left those loads without store forwarding
-    // (they waited until the stores reached the cache). A lone block was 2%
-    // slower so, 1-2% quicker this way than the C++ rounds (Zen 5, December
-    // 2026: docs/benchmarks.md).
+    // (they wait until the stores reach the cache; on Zen 5 the 1-3% this
+    // measured is within what code placement does: docs/benchmarks.md).
     STITCH_INLINE_AVX2_BMI2 static uint32_t scalar(uint32_t v) {
         __asm__("" : "+r"(v));
         return v;

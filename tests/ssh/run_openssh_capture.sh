@@ -19,12 +19,17 @@ sshd_start
 CAPTURE=$SSHD_DIR/capture.bin
 head -c $((MIB * 1024 * 1024 + 5)) /dev/urandom >"$SSHD_DIR/download.bin"
 echo "[127.0.0.1]:$SSHD_PORT $(cut -d' ' -f1,2 "$HOST_PUB")" >"$SSHD_DIR/known_hosts"
+# Empty files of our own for the client's config and global known hosts,
+# not /dev/null: a CI run once found /dev/null a regular file holding an
+# earlier command's output, and ssh refused it as its config.
+: >"$SSHD_DIR/ssh_config"
+: >"$SSHD_DIR/no_known_hosts"
 
 # The client is stock too: no stitch in its OpenSSL, no agent, no user config.
 env -u SSH_AUTH_SOCK LD_PRELOAD="$SHIM" STITCH_SSH_CAPTURE="$CAPTURE" timeout 60 \
-    ssh -F /dev/null -p "$SSHD_PORT" -i "$USER_KEY" \
+    ssh -F "$SSHD_DIR/ssh_config" -p "$SSHD_PORT" -i "$USER_KEY" \
     -o IdentitiesOnly=yes -o BatchMode=yes -o LogLevel=ERROR \
-    -o StrictHostKeyChecking=yes -o UserKnownHostsFile="$SSHD_DIR/known_hosts" -o GlobalKnownHostsFile=/dev/null \
+    -o StrictHostKeyChecking=yes -o UserKnownHostsFile="$SSHD_DIR/known_hosts" -o GlobalKnownHostsFile="$SSHD_DIR/no_known_hosts" \
     -o Ciphers=chacha20-poly1305@openssh.com \
     "$(id -un)@127.0.0.1" "cat $SSHD_DIR/download.bin" >"$SSHD_DIR/received.bin"
 rc=$?

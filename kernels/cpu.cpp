@@ -52,6 +52,7 @@ CpuFeatures probe() noexcept {
     const bool zmm_saved = ymm_saved && (read_xcr0() & 0xe0) == 0xe0;  // opmask, zmm0-15 upper, zmm16-31
     f.avx512 = zmm_saved && ((b >> 16) & 1) && ((b >> 17) & 1) && ((b >> 30) & 1) && ((b >> 31) & 1);
     f.avx512ifma = f.avx512 && ((b >> 21) & 1);
+    f.amx_tile = (d >> 24) & 1;
     return f;
 }
 

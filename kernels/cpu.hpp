@@ -25,6 +25,10 @@ struct CpuFeatures {
     CpuVendor vendor = CpuVendor::other;  // CPUID.0 "GenuineIntel" / "AuthenticAMD"
     uint32_t family = 0;  // CPUID.1.EAX: base family, plus the extended family where base is 0xF
     uint32_t model = 0;   // CPUID.1.EAX: model, with the extended model on family 6 and from 0xF up
+    // CPUID.7.EDX[24] (AMX-TILE): identity only, no kernel uses it. A KVM
+    // guest measured in December 2026 reports Rocket Lake's model (6/0xA7)
+    // with AMX, which no Rocket Lake has; the bit tells the two apart.
+    bool amx_tile = false;
 };
 
 // What the CPU reports (raw: what may run without faulting), and the same

@@ -94,7 +94,7 @@ inline constexpr size_t kOpenFirstMax = 4;
 enum class KeyBeside : uint8_t {
     never,           // block 0 in lane 0 beside seven text blocks
     every_seal,      // every seal of at least eight text blocks (Zen 4, Zen 5)
-    saving_a_batch,  // only where the text's blocks are a multiple of eight (Emerald Rapids)
+    saving_a_batch,  // only where the text's blocks are a multiple of eight (Emerald Rapids, the 0xA7 guest)
 };
 
 // Whether a seal's first call of len bytes takes block 0 beside a batch:
@@ -114,6 +114,9 @@ constexpr bool key_beside_takes(KeyBeside rule, size_t len) {
 
 inline constexpr uint32_t kKeyBesideBatchFamily = 0x1a;  // and Zen 4 (family 0x19, set.cpp)
 inline constexpr uint32_t kEmeraldRapidsModel = 0xcf;  // Intel family 6
+// Intel family 6: Rocket Lake's model, which a KVM guest measured in
+// December 2026 reports with AMX (a Xeon; Granite Rapids by inference).
+inline constexpr uint32_t kXeonGuestA7Model = 0xa7;
 
 // A block with nothing beside it (raw ChaCha20's single block, block 0 of a
 // record with no text, block 0 and the text of a short open) runs in

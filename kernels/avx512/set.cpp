@@ -18,6 +18,7 @@ struct Row {
     CpuVendor vendor;
     uint32_t family;
     uint32_t model_lo, model_hi;  // inclusive
+    bool amx;  // the row names only CPUs that report AMX (CpuFeatures::amx_tile)
     Choice choice;
     // IFMA Poly1305 runs of at least this many blocks take two sets of
     // eight zmm lanes (below: two sets of four ymm lanes); 0 for the default.
@@ -50,7 +51,7 @@ constexpr Row kRows[] = {
     // drops under 512-bit multiply work), so its default provider runs AVX2
     // Poly1305 and 256-bit ChaCha20 there; stitch never runs the set there,
     // not even when asked for.
-    {CpuVendor::intel, 6, 0x55, 0x55, Choice::never, 0, false, false, false, false,
+    {CpuVendor::intel, 6, 0x55, 0x55, false, Choice::never, 0, false, false, false, false,
      "Skylake-SP, Cascade Lake, Cooper Lake: never (OpenSSL avoids AVX-512 there); not measured"},
     // Two 512-bit IFMA pipes: two sets of eight zmm lanes beat two sets of
     // four ymm lanes from 48 blocks (init, blocks and final per call: 107
@@ -59,19 +60,31 @@ constexpr Row kRows[] = {
     // sets: measured 2026-12-06, the kernel (both ways in one process) raw
     // ChaCha20 of 257-768 B in 0.84-0.94 of the time of the ymm or zmm
     // batch, seals and opens of 193-704 B in 0.91-0.97.
-    {CpuVendor::intel, 6, 0xcf, 0xcf, Choice::widest, 48, false, false, true, false,
+    {CpuVendor::intel, 6, 0xcf, 0xcf, false, Choice::widest, 48, false, false, true, false,
      "Emerald Rapids: measured 2026-12-02 on a Xeon (2 vCPUs): avx512-ifma against the default as it "
      "comes 1.12-1.22x at 16-64 KiB, against the avx2 set's 0.35-0.59x (docs/benchmarks.md)"},
+    // A KVM guest that reports Rocket Lake's model with AMX, which no Rocket
+    // Lake has: a Xeon with 64 KiB of L1i and 2 MiB of L2 a core and 480 MiB
+    // of L3, so Granite Rapids by inference (its own model, 0xAD, is not
+    // measured). Five to twelve blocks as two or three zmm row sets:
+    // measured 2026-12-07 through EVP, both ways in turn over four
+    // processes, raw ChaCha20 of 320-448 B 1.30-1.35x -> 1.47-1.51x the
+    // default as it comes and of 576-704 B 1.19-1.22x -> 1.28-1.29x, seals
+    // and opens of 320-704 B 0-9% quicker. The IFMA width is the default's:
+    // not measured here.
+    {CpuVendor::intel, 6, 0xa7, 0xa7, true, Choice::widest, 0, false, false, true, false,
+     "Xeon reporting 6/0xA7 with AMX (a KVM guest, Granite Rapids by inference): measured 2026-12-07 "
+     "(2 vCPUs): avx512-ifma against the default as it comes 1.15-1.29x at 16-64 KiB (docs/benchmarks.md)"},
     // Five to twelve blocks as a batch until row sets are measured here.
-    {CpuVendor::intel, 6, 0x8f, 0x8f, Choice::widest, 48, false, false, false, false,
+    {CpuVendor::intel, 6, 0x8f, 0x8f, false, Choice::widest, 48, false, false, false, false,
      "Sapphire Rapids: as Emerald Rapids, same core; not measured"},
     // Raw ChaCha20's single block as a ymm row pair (the default): measured
     // 2026-12-04 on an EPYC model 0x11, the kernel at 64 B ~105 ns against
     // 125-190 in general-purpose registers (four integer units to Zen 5's six).
-    {CpuVendor::amd, 0x19, 0x10, 0x1f, Choice::widest, 0, false, false, false, false,
+    {CpuVendor::amd, 0x19, 0x10, 0x1f, false, Choice::widest, 0, false, false, false, false,
      "Zen 4 (Genoa): measured on an EPYC model 0x11: avx512-ifma 1.01-1.08x at 16-64 KiB, faster than avx2"},
-    {CpuVendor::amd, 0x19, 0x60, 0x7f, Choice::widest, 0, false, false, false, false, "Zen 4 (Raphael, Phoenix): as Genoa, same core; not measured"},
-    {CpuVendor::amd, 0x19, 0xa0, 0xaf, Choice::widest, 0, false, false, false, false, "Zen 4c (Bergamo, Siena): as Genoa, same core; not measured"},
+    {CpuVendor::amd, 0x19, 0x60, 0x7f, false, Choice::widest, 0, false, false, false, false, "Zen 4 (Raphael, Phoenix): as Genoa, same core; not measured"},
+    {CpuVendor::amd, 0x19, 0xa0, 0xaf, false, Choice::widest, 0, false, false, false, false, "Zen 4c (Bergamo, Siena): as Genoa, same core; not measured"},
     // Vector integer ops take two cycles: one sixteen-block batch leaves the
     // pipes half idle, two in flight fill them. Measured 2026-12-02 on an EPYC
     // model 0x02 (2 vCPUs), raw ChaCha20 against the default as it comes at
@@ -97,14 +110,15 @@ constexpr Row kRows[] = {
     // 2927-2999 -> 2722-2817; no size slower (at Zen 4's width; with the
     // zmm sets from 32 blocks, 512 B 1-3% slower, 1.5-4 KiB 2-6% quicker;
     // docs/benchmarks.md).
-    {CpuVendor::amd, 0x1a, 0x00, 0xff, Choice::widest, 32, true, true, false, true,
+    {CpuVendor::amd, 0x1a, 0x00, 0xff, false, Choice::widest, 32, true, true, false, true,
      "Zen 5: measured 2026-12-02 on an EPYC model 0x02: avx512-ifma with two ChaCha20 batches in flight "
      "1.31-1.44x the default as it comes at 4-64 KiB (one batch: 1.01-1.20x)"},
 };
 
 const Row* row_for(const CpuFeatures& f) noexcept {
     for (const Row& r : kRows)
-        if (r.vendor == f.vendor && r.family == f.family && f.model >= r.model_lo && f.model <= r.model_hi)
+        if (r.vendor == f.vendor && r.family == f.family && f.model >= r.model_lo && f.model <= r.model_hi &&
+            (!r.amx || f.amx_tile))
             return &r;
     return nullptr;
 }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <initializer_list>
+#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -18,7 +19,7 @@ namespace {
 using kern::CpuFeatures;
 using kern::CpuVendor;
 
-enum Isa : unsigned { kAvx2 = 1, kAvx512 = 2, kIfma = 4 };
+enum Isa : unsigned { kAvx2 = 1, kAvx512 = 2, kIfma = 4, kAmx = 8 };
 
 struct Row {
     const char* cpu;
@@ -57,7 +58,11 @@ constexpr Row kRows[] = {
     {"Zen 5 (Turin)", CpuVendor::amd, 0x1a, 0x02, kAvx2 | kAvx512 | kIfma, "avx512-ifma", true},
     // No AVX2: the reference.
     {"pre-AVX2 x86-64", CpuVendor::intel, 6, 0x2a, 0, "portable", false},
+    // A KVM guest reporting Rocket Lake's model with AMX (no Rocket Lake has
+    // it): a Xeon, Granite Rapids by inference, measured December 2026.
+    {"Xeon guest 0xA7 with AMX", CpuVendor::intel, 6, 0xa7, kAvx2 | kAvx512 | kIfma | kAmx, "avx512-ifma", true},
 };
+constexpr size_t kXeonGuestA7 = std::size(kRows) - 1;  // the last row
 
 CpuFeatures features(const Row& r) {
     CpuFeatures f;
@@ -67,6 +72,7 @@ CpuFeatures features(const Row& r) {
     f.avx2 = f.bmi2 = f.adx = (r.isa & kAvx2) != 0;
     f.avx512 = (r.isa & kAvx512) != 0;
     f.avx512ifma = (r.isa & kIfma) != 0;
+    f.amx_tile = (r.isa & kAmx) != 0;
     return f;
 }
 
@@ -121,24 +127,31 @@ TEST(DispatchRule, Avx512IfmaCarryOrderOnZen5Only) {
 }
 
 // Five to twelve blocks of keystream as two or three zmm row sets on
-// Emerald Rapids only, where that was measured faster; a word-per-register
-// batch on every other row, Sapphire Rapids (the same core, unmeasured) and
-// an AMD part with Emerald Rapids' family and model included.
-TEST(DispatchRule, Avx512RowSetsOnEmeraldRapidsOnly) {
+// Emerald Rapids and the 0xA7 guest with AMX only, where that was measured
+// faster; a word-per-register batch on every other row, Sapphire Rapids
+// (the same core as Emerald Rapids, unmeasured), Rocket Lake (0xA7 without
+// AMX) and an AMD part with Emerald Rapids' family and model included.
+TEST(DispatchRule, Avx512RowSetsOnEmeraldRapidsAndTheXeonGuestOnly) {
     for (const Row& row : kRows) {
-        const bool emerald_rapids = std::string_view(row.cpu) == "Emerald Rapids";
-        EXPECT_EQ(kern::avx512::row_sets(features(row)), emerald_rapids) << row.cpu;
+        const std::string_view cpu = row.cpu;
+        const bool measured_faster = cpu == "Emerald Rapids" || cpu == "Xeon guest 0xA7 with AMX";
+        EXPECT_EQ(kern::avx512::row_sets(features(row)), measured_faster) << row.cpu;
     }
     CpuFeatures other = features(kRows[12]);
     other.vendor = CpuVendor::amd;
     EXPECT_FALSE(kern::avx512::row_sets(other));
+    other = features(kRows[kXeonGuestA7]);
+    other.amx_tile = false;  // Rocket Lake itself
+    EXPECT_FALSE(kern::avx512::row_sets(other));
+    EXPECT_EQ(std::string_view(kern::avx512::evidence(other)).find("not measured"), 0u);
+    EXPECT_EQ(kern::avx512::ifma_zmm_min_blocks(features(kRows[kXeonGuestA7])), 192u);  // not measured there
 }
 
 // The AVX2 seal's block 0 beside its first batch in general registers on
-// Zen 4 and Zen 5 for every seal of a batch or more, on Emerald Rapids
-// where that saves a batch, where each was measured faster; in lane 0
+// Zen 4 and Zen 5 for every seal of a batch or more, on Emerald Rapids and
+// the 0xA7 guest with AMX where that saves a batch, where each was measured faster; in lane 0
 // elsewhere, the same core's unmeasured parts included.
-TEST(DispatchRule, Avx2KeyBesideBatchOnZen4Zen5AndEmeraldRapidsOnly) {
+TEST(DispatchRule, Avx2KeyBesideBatchOnZen4Zen5EmeraldRapidsAndTheXeonGuestOnly) {
     using kern::avx2::KeyBeside;
     EXPECT_EQ(kern::avx2::key_beside_batch(features(kRows[19])), KeyBeside::every_seal);  // Zen 5
     EXPECT_EQ(kern::avx2::key_beside_batch(features(kRows[17])), KeyBeside::every_seal);  // Zen 4 (Genoa)
@@ -150,6 +163,8 @@ TEST(DispatchRule, Avx2KeyBesideBatchOnZen4Zen5AndEmeraldRapidsOnly) {
     EXPECT_EQ(kern::avx2::key_beside_batch(features(kRows[3])), KeyBeside::never);  // Alder Lake
     EXPECT_EQ(kern::avx2::key_beside_batch(features(kRows[4])), KeyBeside::never);  // Raptor Lake
     EXPECT_EQ(kern::avx2::key_beside_batch(features(kRows[13])), KeyBeside::never);  // Granite Rapids
+    EXPECT_EQ(kern::avx2::key_beside_batch(features(kRows[kXeonGuestA7])), KeyBeside::saving_a_batch);
+    EXPECT_EQ(kern::avx2::key_beside_batch(features(kRows[10])), KeyBeside::never);  // Rocket Lake: no AMX
     CpuFeatures other = features(kRows[19]);
     other.vendor = CpuVendor::intel;  // family 0x1A from another vendor is not Zen 5
     EXPECT_EQ(kern::avx2::key_beside_batch(other), KeyBeside::never);

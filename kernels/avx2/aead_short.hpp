@@ -183,7 +183,7 @@ STITCH_INLINE_AVX2_BMI2 void masked_xor(const U32x8 (&ks)[1][16], size_t first, 
     if (len > 0) {
         uint8_t last[kChaChaBlock];
         store_block(ks[0], b, last);
-        for (size_t i = 0; i < len; ++i) out[i] = uint8_t((in[i] ^ last[i]) & keep);
+        xor_short_masked(out, in, last, len, keep);
         wipe(last, sizeof(last));
     }
 }

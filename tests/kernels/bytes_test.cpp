@@ -1,6 +1,7 @@
 // kernels/bytes.hpp's helpers for the glue around the kernels: copy_short
 // (the held-back AAD, 1-32 bytes, without a memmove call) and xor_short
-// (a partly used keystream block, 0-63 bytes) touch exactly their n bytes,
+// (a partly used keystream block, 0-63 bytes) and xor_short_masked (a
+// record's partial last block, kept or zeroed) touch exactly their n bytes,
 // in place too, and read and write nothing outside them; store_words4 (the
 // counter row as one 16-byte store) puts four words in order and nothing
 // else; set_block_bytes (Poly1305's buffered block, the held-back AAD, as one
@@ -94,6 +95,48 @@ TEST(XorShort, TouchesNothingOutsideItsBytes) {
             }
             kern::xor_short(o, i, k, n);
             ASSERT_EQ(want, Bytes(o, o + n));
+        }
+    }
+}
+
+// xor_short_masked (a record's partial last block after the tag verdict):
+// every length 0..63 at four output offsets, out of place and in place,
+// keep 0xff gives exactly in ^ ks and keep 0x00 zeros in the n bytes, the
+// canary around them; and at the edges of guarded pages, nothing outside
+// [0, n) read or written.
+TEST(XorShortMasked, KeepsOrZeroesExactlyTheFirstNBytes) {
+    Rng rng = seeded_rng(0x6d41c2f7);
+    for (size_t n = 0; n < 64; ++n) {
+        for (uint8_t keep : {uint8_t(0xff), uint8_t(0x00)}) {
+            for (size_t offset = 0; offset < 4; ++offset) {
+                SCOPED_TRACE(testing::Message() << "n " << n << ", keep " << int(keep) << ", offset " << offset);
+                const Bytes in = rng.bytes(64), ks = rng.bytes(64);
+                Bytes want(96, 0xa5), out(96, 0xa5);
+                for (size_t i = 0; i < n; ++i) want[8 + offset + i] = keep ? uint8_t(in[i] ^ ks[i]) : 0;
+                kern::xor_short_masked(out.data() + 8 + offset, in.data(), ks.data(), n, keep);
+                ASSERT_EQ(want, out) << "out of place";
+                Bytes inplace(96, 0xa5);
+                std::memcpy(inplace.data() + 8 + offset, in.data(), n);
+                kern::xor_short_masked(inplace.data() + 8 + offset, inplace.data() + 8 + offset, ks.data(), n, keep);
+                ASSERT_EQ(want, inplace) << "in place";
+            }
+        }
+    }
+    GuardedPage in_page, ks_page, out_page;
+    ASSERT_TRUE(in_page.ok() && ks_page.ok() && out_page.ok());
+    for (size_t n = 0; n < 64; ++n) {
+        SCOPED_TRACE(n);
+        const Bytes in = rng.bytes(n), ks = rng.bytes(n);
+        for (bool at_end : {false, true}) {
+            uint8_t* i = at_end ? in_page.ending(n) : in_page.start();
+            uint8_t* k = at_end ? ks_page.start() : ks_page.ending(n);
+            uint8_t* o = at_end ? out_page.ending(n) : out_page.start();
+            if (n) {
+                std::memcpy(i, in.data(), n);
+                std::memcpy(k, ks.data(), n);
+            }
+            kern::xor_short_masked(o, i, k, n, 0x00);
+            ASSERT_EQ(Bytes(n, 0), Bytes(o, o + n));
         }
     }
 }

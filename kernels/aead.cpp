@@ -107,7 +107,7 @@ bool aead_text(AeadState& st, Direction dir, const uint8_t* in, uint8_t* out, si
         size_t take = std::min(len, size_t(kChaChaBlock - st.ks_pos));
         const uint8_t* ks = st.ks + st.ks_pos;
         if (dir == Direction::open) poly1305_update(*st.impl, st.mac, in, take);
-        for (size_t i = 0; i < take; ++i) out[i] = in[i] ^ ks[i];
+        xor_short(out, in, ks, take);
         if (dir == Direction::seal) poly1305_update(*st.impl, st.mac, out, take);
         st.ks_pos += uint32_t(take);
         in += take;

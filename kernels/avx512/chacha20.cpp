@@ -208,7 +208,19 @@ STITCH_INLINE_AVX512 void cut_pair(ChaChaState& st, const uint8_t* in, uint8_t* 
         ((U32x16::load_le(in + whole, left - whole) ^ U32x16::load_le(ks + whole)) & keep)
             .store_le(out + whole, left - whole);
     const size_t blocks = (len + kChaChaBlock - 1) / kChaChaBlock;
-    if (kept) std::memcpy(kept, ks + (blocks - 17) * kChaChaBlock, kChaChaBlock);
+    // The kept block copied in an asm statement, its register cleared there:
+    // g++ 12 took the copy's value for the partial block's load of the same
+    // bytes and spilled it to a stack slot no wipe reaches (a memcpy and an
+    // intrinsic load and store alike; avx512_stack_test, a 1300-byte stream
+    // with Zen 5's two batches, December 2026).
+    if (kept)
+        __asm__ __volatile__(
+            "vmovdqu64 (%[from]), %%zmm16\n\t"
+            "vmovdqu64 %%zmm16, (%[to])\n\t"
+            "vpxord %%zmm16, %%zmm16, %%zmm16"
+            :
+            : [from] "r"(ks + (blocks - 17) * kChaChaBlock), [to] "r"(kept)
+            : "xmm16", "memory");
     if constexpr (Keyed)
         for (int i = 0; i < 4; ++i) key[i] = load_le64(ks + 15 * kChaChaBlock + 8 * i);
     wipe_blocks(ks, 16);

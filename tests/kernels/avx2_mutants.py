@@ -208,6 +208,10 @@ mutants = [
      '    STITCH_GPR_MOVE(STITCH_GPR_COUNT, "60(%[blk])")                           \\\n', ''),
     ("lone block: words 10 and 11 not back from the frame", SCALAR_ASM,
      '    STITCH_GPR_MOVE(STITCH_GPR_W10_AT, "40(%[blk])")                          \\\n', ''),
+    ("lone block: words 10 and 11 left in the frame (its first slot not zeroed)", SCALAR_ASM,
+     '    "movq %%rax, 0(%%rsp)\\n\\t"                                               \\\n', ''),
+    ("lone block: words 8 and 9 of the last column round left in the frame", SCALAR_ASM,
+     '    "movq %%rax, 8(%%rsp)\\n\\t"                                               \\\n', ''),
     ("lone block: the counter word not added back", SCALAR,
      "i < 12 ? st.key[i - 4] : st.ctr[i - 12];", "i < 12 ? st.key[i - 4] : 0u;"),
     ("lone block: the counter not advanced", SCALAR,
@@ -401,11 +405,16 @@ def check():
         signal = -r.returncode if r.returncode < 0 else r.returncode - 128  # the shell's 128 + N
         if signal > 0 and runs:  # killed (a guard page's fault): the test it died in
             failed.add(f"{runs[-1].split('/')[1].split('.')[-1]} ({key}, signal {signal})")
+    # The extras under both keys too: a lone block runs in general registers
+    # (its asm statement's frame) only where STITCH_AVX2_KEY_BLOCK=gpr or
+    # the CPU's rule says so.
     for e in extras:
-        r = subprocess.run(f"{build}/tests/{e}", shell=True, cwd=root, capture_output=True, text=True)
-        caught |= r.returncode != 0
-        failed |= {f"{e.split('/')[1]}: {l.split()[3].split('/')[1]}" for l in r.stdout.splitlines()
-                   if l.startswith("[  FAILED  ]") and len(l.split()) > 3 and "/" in l.split()[3]}
+        for key in ("lane", "gpr"):
+            r = subprocess.run(f"STITCH_AVX2_KEY_BLOCK={key} {build}/tests/{e}", shell=True, cwd=root,
+                               capture_output=True, text=True)
+            caught |= r.returncode != 0
+            failed |= {f"{e.split('/')[1]}: {l.split()[3].split('/')[1]} ({key})" for l in r.stdout.splitlines()
+                       if l.startswith("[  FAILED  ]") and len(l.split()) > 3 and "/" in l.split()[3]}
     return (", ".join(sorted(failed)) or "a test") if caught else ""
 
 

@@ -86,6 +86,31 @@ void add_counter_free_patterns(std::vector<Pattern>& p, const Bytes& ks, size_t 
     add_kept_batch(p, ks, first_block, st);
 }
 
+// What a lone block's asm statement keeps in its frame below the red zone
+// (x86/scalar_asm_text.hpp), which it zeroes before it closes: a pair of
+// row c at a time, swapped at two fixed points of each double round. At
+// the end words 10 and 11 after the rounds are there, and words 8 and 9 as
+// the last column round left them; and, as pairs, words 8, 9 after the
+// rounds too (from the keystream: keystream word minus input word).
+void add_lone_block_patterns(std::vector<Pattern>& p, const Bytes& ks, const ChaChaState& st) {
+    for (int wd : {8, 10}) {
+        const uint32_t first = kern::load_le32(ks.data() + 4 * wd) - st.key[wd - 4];
+        const uint32_t second = kern::load_le32(ks.data() + 4 * (wd + 1)) - st.key[wd - 3];
+        p.push_back({"words " + std::to_string(wd) + " and " + std::to_string(wd + 1) + " of a lone block after its rounds",
+                     words_le({first, second})});
+    }
+    uint32_t x[16];
+    for (int i = 0; i < 4; ++i) x[i] = kern::kSigma[i], x[12 + i] = st.ctr[i];
+    for (int i = 0; i < 8; ++i) x[4 + i] = st.key[i];
+    for (int round = 0; round < 10; ++round) {
+        for (int c = 0; c < 4; ++c) kern::quarter_round(x[c], x[4 + c], x[8 + c], x[12 + c]);
+        if (round == 9) break;  // the last diagonal round runs on words 8 and 9 in registers
+        for (int c = 0; c < 4; ++c)
+            kern::quarter_round(x[c], x[4 + (c + 1) % 4], x[8 + (c + 2) % 4], x[12 + (c + 3) % 4]);
+    }
+    p.push_back({"words 8 and 9 of a lone block after its last column round", words_le({x[8], x[9]})});
+}
+
 class Avx2Stack : public ::testing::TestWithParam<const Impl*> {
 protected:
     void SetUp() override {
@@ -110,13 +135,16 @@ TEST(Avx2StackHost, HasTheAvx2Set) {
     if (kern::avx2::impls().empty()) GTEST_FAIL() << "no AVX2 Impl on an AVX2+BMI2 host: the AVX2 kernel set is missing";
 }
 
-// Every shape raw ChaCha20 takes: row pairs (1..6 blocks), a batch of seven,
-// whole batches, a batch and a remainder. The words the frame held are the
+// Every shape raw ChaCha20 takes: row pairs (1..6 blocks; one block in
+// general registers where the rule or STITCH_AVX2_KEY_BLOCK=gpr says so,
+// its frame's row c pair searched for), a batch of seven, whole batches, a
+// batch and a remainder. The words the frame held are the
 // last batch's: a batch of seven at the end, else the last whole batch (the
 // rows of a shorter tail are registers only).
 TEST_P(Avx2Stack, ChaCha20LeavesNoKeyNorKeystream) {
     expect_chacha20_leaves_nothing(avx2(), rng_, {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 15, 16, 17, 24},
                                    [](std::vector<Pattern>& patterns, const Bytes& ks, size_t n, const ChaChaState& st) {
+                                       if (n == 1) add_lone_block_patterns(patterns, ks, st);
                                        if (n % 8 == 7)
                                            add_held_word_patterns(patterns, ks, 8 * (n / 8), st);
                                        else if (n >= 8)

@@ -147,6 +147,7 @@ constexpr bool kOptimised = false;
 
 // Patterns a set adds for raw ChaCha20 of n blocks whose output (keystream)
 // is ks: the words the AVX2 batch's frame held, for one.
+// st: the state before the call (its counter at the call's first block).
 using ExtraPatterns = std::function<void(std::vector<Pattern>&, const Bytes& ks, size_t n, const ChaChaState& st)>;
 
 // Keystream blocks past a call's last that the patterns count: the lanes a
@@ -166,6 +167,7 @@ inline void expect_chacha20_leaves_nothing(const Impl& impl, Rng& rng, std::init
             kern::chacha_load_key(st, key.data());
             st.ctr[0] = uint32_t(rng.next());
             st.ctr[2] = 0x0a0b0c0d;
+            const ChaChaState before = st;  // what extra derives the input words from
             ChaChaState ref = st;
             Bytes want((n + kBlocksToCome) * 64);
             kern::portable_impl().chacha20_blocks(ref, nullptr, want.data(), n + kBlocksToCome);
@@ -180,7 +182,7 @@ inline void expect_chacha20_leaves_nothing(const Impl& impl, Rng& rng, std::init
             add_key_patterns(patterns, st.key);
             add_keystream_patterns(patterns, out, "keystream");
             add_keystream_patterns(patterns, Bytes(want.begin() + n * 64, want.end()), "keystream to come");
-            if (extra) extra(patterns, out, n, st);
+            if (extra) extra(patterns, out, n, before);
             EXPECT_EQ("", found_in(window, patterns));
         }
     }

@@ -230,13 +230,16 @@ void expect_rule(bool (*rule)(const CpuFeatures&) noexcept, std::initializer_lis
 }
 
 // The vector Poly1305's one-accumulator form from kOneAccumulatorMin blocks
-// up to 24 on Zen 4 and 32 on Emerald Rapids, where each was measured
-// faster; no run of it elsewhere (Zen 5 and the rest unmeasured, Sapphire
-// Rapids and Granite Rapids included), every row of the table checked.
+// up to 24 on Zen 4 and 32 on Emerald Rapids and the 0xA7 guest with AMX,
+// where each was measured faster; no run of it elsewhere (Zen 5 and the rest
+// unmeasured, Sapphire Rapids, Granite Rapids and Rocket Lake included),
+// every row of the table checked.
 TEST(DispatchRule, Avx2Poly1305OneAccumulatorEnds) {
     for (const Row& row : kRows) {
         const std::string_view cpu = row.cpu;
-        const size_t want = cpu.starts_with("Zen 4") ? 24 : cpu == "Emerald Rapids" ? 32 : 0;
+        const size_t want = cpu.starts_with("Zen 4")                                       ? 24
+                            : cpu == "Emerald Rapids" || cpu == "Xeon guest 0xA7 with AMX" ? 32
+                                                                                           : 0;
         EXPECT_EQ(kern::avx2::poly1305_one_accumulator_end(features(row)), want) << row.cpu;
     }
     CpuFeatures amd = features(kRows[12]);
@@ -245,6 +248,9 @@ TEST(DispatchRule, Avx2Poly1305OneAccumulatorEnds) {
     CpuFeatures intel = features(kRows[17]);
     intel.vendor = CpuVendor::intel;
     EXPECT_EQ(kern::avx2::poly1305_one_accumulator_end(intel), 0u) << "Intel with Zen 4's family and model";
+    CpuFeatures rocket_lake = features(kRows[kXeonGuestA7]);
+    rocket_lake.amx_tile = false;
+    EXPECT_EQ(kern::avx2::poly1305_one_accumulator_end(rocket_lake), 0u) << "0xA7 without AMX";
     // Both ends past the start, or the CPUs named would get no run at all.
     EXPECT_GT(kern::avx2::kOneAccumulatorEndZen4, kern::avx2::kOneAccumulatorMin);
     EXPECT_GT(kern::avx2::kOneAccumulatorEndEmeraldRapids, kern::avx2::kOneAccumulatorMin);

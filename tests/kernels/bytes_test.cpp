@@ -54,37 +54,41 @@ TEST(CopyShort, TouchesNothingOutsideItsBytes) {
     }
 }
 
+// out = (in ^ ks) & keep over n bytes: xor_short (keep 0xff) or
+// xor_short_masked.
+using XorFn = void (*)(uint8_t* out, const uint8_t* in, const uint8_t* ks, size_t n, uint8_t keep);
+
+void plain_xor(uint8_t* out, const uint8_t* in, const uint8_t* ks, size_t n, uint8_t) { kern::xor_short(out, in, ks, n); }
+
 // Every length 0..63 at four output offsets, out of place and in place:
-// exactly in ^ ks in the n bytes, the canary around them.
-TEST(XorShort, XorsExactlyTheFirstNBytes) {
-    Rng rng = seeded_rng(0x7b1e0c33);
+// exactly (in ^ ks) & keep in the n bytes, the canary around them.
+void expect_exact_bytes(Rng& rng, XorFn xor_fn, uint8_t keep) {
     for (size_t n = 0; n < 64; ++n) {
         for (size_t offset = 0; offset < 4; ++offset) {
-            SCOPED_TRACE(testing::Message() << "n " << n << ", offset " << offset);
+            SCOPED_TRACE(testing::Message() << "n " << n << ", keep " << int(keep) << ", offset " << offset);
             const Bytes in = rng.bytes(64), ks = rng.bytes(64);
             Bytes want(96, 0xa5), out(96, 0xa5);
-            for (size_t i = 0; i < n; ++i) want[8 + offset + i] = uint8_t(in[i] ^ ks[i]);
-            kern::xor_short(out.data() + 8 + offset, in.data(), ks.data(), n);
+            for (size_t i = 0; i < n; ++i) want[8 + offset + i] = uint8_t((in[i] ^ ks[i]) & keep);
+            xor_fn(out.data() + 8 + offset, in.data(), ks.data(), n, keep);
             ASSERT_EQ(want, out) << "out of place";
             Bytes inplace(96, 0xa5);
             std::memcpy(inplace.data() + 8 + offset, in.data(), n);
-            kern::xor_short(inplace.data() + 8 + offset, inplace.data() + 8 + offset, ks.data(), n);
+            xor_fn(inplace.data() + 8 + offset, inplace.data() + 8 + offset, ks.data(), n, keep);
             ASSERT_EQ(want, inplace) << "in place";
         }
     }
 }
 
 // Input, keystream and output each at the start and at the end of a page
-// between two that fault.
-TEST(XorShort, TouchesNothingOutsideItsBytes) {
-    Rng rng = seeded_rng(0x2d40f9e1);
+// between two that fault: any read or write outside [0, n) crashes the test.
+void expect_nothing_outside(Rng& rng, XorFn xor_fn, uint8_t keep) {
     GuardedPage in_page, ks_page, out_page;
     ASSERT_TRUE(in_page.ok() && ks_page.ok() && out_page.ok());
     for (size_t n = 0; n < 64; ++n) {
         SCOPED_TRACE(n);
         const Bytes in = rng.bytes(n), ks = rng.bytes(n);
         Bytes want(n);
-        for (size_t i = 0; i < n; ++i) want[i] = uint8_t(in[i] ^ ks[i]);
+        for (size_t i = 0; i < n; ++i) want[i] = uint8_t((in[i] ^ ks[i]) & keep);
         for (bool at_end : {false, true}) {
             uint8_t* i = at_end ? in_page.ending(n) : in_page.start();
             uint8_t* k = at_end ? ks_page.start() : ks_page.ending(n);
@@ -93,51 +97,29 @@ TEST(XorShort, TouchesNothingOutsideItsBytes) {
                 std::memcpy(i, in.data(), n);
                 std::memcpy(k, ks.data(), n);
             }
-            kern::xor_short(o, i, k, n);
+            xor_fn(o, i, k, n, keep);
             ASSERT_EQ(want, Bytes(o, o + n));
         }
     }
 }
 
+TEST(XorShort, XorsExactlyTheFirstNBytes) {
+    Rng rng = seeded_rng(0x7b1e0c33);
+    expect_exact_bytes(rng, plain_xor, 0xff);
+}
+
+TEST(XorShort, TouchesNothingOutsideItsBytes) {
+    Rng rng = seeded_rng(0x2d40f9e1);
+    expect_nothing_outside(rng, plain_xor, 0xff);
+}
+
 // xor_short_masked (a record's partial last block after the tag verdict):
-// every length 0..63 at four output offsets, out of place and in place,
-// keep 0xff gives exactly in ^ ks and keep 0x00 zeros in the n bytes, the
-// canary around them; and at the edges of guarded pages, nothing outside
-// [0, n) read or written.
+// keep 0xff gives exactly in ^ ks and keep 0x00 zeros, both ways.
 TEST(XorShortMasked, KeepsOrZeroesExactlyTheFirstNBytes) {
     Rng rng = seeded_rng(0x6d41c2f7);
-    for (size_t n = 0; n < 64; ++n) {
-        for (uint8_t keep : {uint8_t(0xff), uint8_t(0x00)}) {
-            for (size_t offset = 0; offset < 4; ++offset) {
-                SCOPED_TRACE(testing::Message() << "n " << n << ", keep " << int(keep) << ", offset " << offset);
-                const Bytes in = rng.bytes(64), ks = rng.bytes(64);
-                Bytes want(96, 0xa5), out(96, 0xa5);
-                for (size_t i = 0; i < n; ++i) want[8 + offset + i] = keep ? uint8_t(in[i] ^ ks[i]) : 0;
-                kern::xor_short_masked(out.data() + 8 + offset, in.data(), ks.data(), n, keep);
-                ASSERT_EQ(want, out) << "out of place";
-                Bytes inplace(96, 0xa5);
-                std::memcpy(inplace.data() + 8 + offset, in.data(), n);
-                kern::xor_short_masked(inplace.data() + 8 + offset, inplace.data() + 8 + offset, ks.data(), n, keep);
-                ASSERT_EQ(want, inplace) << "in place";
-            }
-        }
-    }
-    GuardedPage in_page, ks_page, out_page;
-    ASSERT_TRUE(in_page.ok() && ks_page.ok() && out_page.ok());
-    for (size_t n = 0; n < 64; ++n) {
-        SCOPED_TRACE(n);
-        const Bytes in = rng.bytes(n), ks = rng.bytes(n);
-        for (bool at_end : {false, true}) {
-            uint8_t* i = at_end ? in_page.ending(n) : in_page.start();
-            uint8_t* k = at_end ? ks_page.start() : ks_page.ending(n);
-            uint8_t* o = at_end ? out_page.ending(n) : out_page.start();
-            if (n) {
-                std::memcpy(i, in.data(), n);
-                std::memcpy(k, ks.data(), n);
-            }
-            kern::xor_short_masked(o, i, k, n, 0x00);
-            ASSERT_EQ(Bytes(n, 0), Bytes(o, o + n));
-        }
+    for (uint8_t keep : {uint8_t(0xff), uint8_t(0x00)}) {
+        expect_exact_bytes(rng, kern::xor_short_masked, keep);
+        expect_nothing_outside(rng, kern::xor_short_masked, keep);
     }
 }
 

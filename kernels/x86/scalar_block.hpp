@@ -69,9 +69,12 @@ struct ScalarBlock {
     // C++ double round ten times over was placed by each compiler its own
     // way, with some words on the stack: a lone block 5-6% apart between
     // g++ 12 and clang 14 on Zen 5 (December 2026, docs/benchmarks.md).
-    // The AVX2 set runs these; the AVX-512 set, compiled_rounds(): with this
-    // statement in its chacha20_xor_last, g++ 12's build left a 1300-byte
-    // stream's keystream on the stack (avx512_stack_test), not found why.
+    // The AVX2 set runs these; the AVX-512 set, compiled_rounds(), the code
+    // measured on Zen 5 (the one CPU whose table runs its lone block here).
+    // With this statement in its chacha20_xor_last, g++ 12's build left a
+    // 1300-byte stream's keystream on the stack (avx512_stack_test): a spill
+    // of the cut pair's kept block, since removed (avx512/chacha20.cpp's
+    // cut_pair), so this statement is free to go there once measured.
     STITCH_INLINE_AVX2_BMI2 void rounds() {
         ScalarBlock* blk = this;
         __asm__ volatile(STITCH_GPR_ENTER

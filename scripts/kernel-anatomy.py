@@ -136,6 +136,24 @@ def is_batch_rounds(insns, s, e):
     return c["shuf"] == 16 and swap
 
 
+def batch_loop(ls, rounds, r):
+    """The batch loop of rounds loop r: the smallest loop around it, if that
+    loop holds no other rounds loop. A loop around several is one over batch
+    statements (clang 14 makes Pass::run's, whose body runs a few times a
+    call, one 8.9 KB loop around a single batch's statement and the plain
+    one's): returned as the second value, (start, end, rounds loops in it),
+    with no batch loop."""
+    s, e = r
+    outer = [(s2, e2) for (s2, e2) in ls if s2 <= s and e2 >= e and (s2, e2) != (s, e)]
+    if not outer:
+        return None, None
+    s2, e2 = min(outer, key=lambda x: x[1] - x[0])
+    inside = [x for x in rounds if s2 <= x[0] and x[1] <= e2]
+    if len(inside) > 1:
+        return None, (s2, e2, len(inside))
+    return (s2, e2), None
+
+
 def count(insns, lo, hi, inner=()):
     """Counts over insns[lo..hi], skipping the ranges in inner."""
     c = dict(bytes=0, insns=0, shuf=0, mulx=0, rol=0, stack=0, stores=0)
@@ -237,13 +255,18 @@ def main():
                       + (", nine blocks (block 0 in general registers beside eight text blocks)" if nine else ""))
                 print(f"    ymm stack accesses: {c['stack'] / drs:g} per double round "
                       f"({c['stores'] / drs:g} stores), {c['stack'] / drs * 10:g} per batch in the rounds")
-                outer = [(s2, e2) for (s2, e2) in ls if s2 <= s and e2 >= e and (s2, e2) != (s, e)]
-                if outer:
-                    s2, e2 = min(outer, key=lambda r: r[1] - r[0])
+                batch, spanning = batch_loop(ls, rounds, (s, e))
+                if batch:
+                    s2, e2 = batch
                     oc = count(insns, s2, e2, inner=[(s, e)])
                     print(f"    batch loop {insns[s2][0]:#x}..{insns[e2][0]:#x}: {oc['bytes'] + c['bytes']} B in all; "
                           f"outside the rounds {oc['insns']} insns, {oc['stack']} ymm stack accesses a batch; "
                           f"in all {oc['stack'] + c['stack'] / drs * 10:g} a batch")
+                elif spanning:
+                    s2, e2, n = spanning
+                    print(f"    no batch loop: the loop around it, {insns[s2][0]:#x}..{insns[e2][0]:#x} "
+                          f"({sum(size for _, size, _ in insns[s2:e2 + 1])} B), spans {n} rounds loops, "
+                          "a loop over batch statements (Pass::run's), not one batch's code")
                 est = []
                 for m in mcpus:
                     cyc = mca(insns, s, e, m)

@@ -46,3 +46,14 @@ def test_a_tail_that_leaves_its_range_is_not_a_loop():
     code = insns((0x10, "cmp $1,%rdx"), (0x12, "jmp 40"), (0x14, "mov %eax,%ebx"), (0x16, "jmp 10"),
                  (0x40, "ret"))
     assert anatomy.loops(code) == []
+
+
+def test_a_loop_around_two_rounds_loops_is_no_batch_loop():
+    # Rounds loops at (1, 2) and (4, 5), a loop around both (0, 6), and a
+    # batch loop (8, 10) around a third at (9, 9).
+    ls = [(1, 2), (4, 5), (0, 6), (9, 9), (8, 10)]
+    rounds = [(1, 2), (4, 5), (9, 9)]
+    assert anatomy.batch_loop(ls, rounds, (1, 2)) == (None, (0, 6, 2))
+    assert anatomy.batch_loop(ls, rounds, (4, 5)) == (None, (0, 6, 2))
+    assert anatomy.batch_loop(ls, rounds, (9, 9)) == ((8, 10), None)
+    assert anatomy.batch_loop([(1, 2)], [(1, 2)], (1, 2)) == (None, None)

@@ -118,6 +118,21 @@ bool aead_text(AeadState& st, Direction dir, const uint8_t* in, uint8_t* out, si
     return true;
 }
 
+void aead_text_with_keystream(AeadState& st, Direction dir, const uint8_t* in, uint8_t* out, size_t len,
+                              const uint8_t* ks) noexcept {
+    aead_key_mac(st, ks, true);
+    st.text_started = true;
+    st.text_len = len;
+    st.text_room = len;  // the whole text: a later aead_text call is refused
+    if (dir == Direction::seal) {
+        xor_short(out, in, ks + kChaChaBlock, len);
+        poly1305_update(*st.impl, st.mac, out, len);
+    } else {
+        poly1305_update(*st.impl, st.mac, in, len);
+    }
+    chacha_advance(st.chacha.ctr, 1 + (len + kChaChaBlock - 1) / kChaChaBlock);
+}
+
 void aead_final(AeadState& st, uint8_t tag[16]) noexcept {
     if (!st.mac_keyed) key_mac_alone(st, false);
     if (st.grid == Grid::rfc8439) {

@@ -82,6 +82,16 @@ void aead_wipe(AeadState& st) noexcept;
 // also pads the AAD on the rfc8439 grid, as the first text byte requires.
 void aead_key_mac(AeadState& st, const uint8_t block0[kChaChaBlock], bool for_text) noexcept;
 
+// A whole short text whose keystream the caller already has (ks: block 0,
+// then blocks_for(len) text blocks): keys the MAC from block 0 and absorbs
+// what was held back, then a seal's text is XORed into out and absorbed,
+// an open's absorbed only (out unused: the caller decrypts after the
+// verdict). Requires a message with no text yet; the counter room is the
+// caller's to check (openssh.cpp: the openssh grid has no bound). The text
+// is the message's whole: aead_text refuses any more.
+void aead_text_with_keystream(AeadState& st, Direction dir, const uint8_t* in, uint8_t* out, size_t len,
+                              const uint8_t* ks) noexcept;
+
 // The portable one pass (contract of Impl::aead_text): st.ks_pos == 64, len > 0,
 // the counter room already checked. If the MAC is not keyed yet, the first
 // block generated keys it. Absorbs the ciphertext into st.mac at whatever

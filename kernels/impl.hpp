@@ -60,6 +60,16 @@ struct Impl {
     // nine-block statement); chacha_stream_xor then hands it an update's
     // last run of keystream_run whole blocks with the partial one.
     uint32_t xor_last_blocks = 0;
+
+    // One block under `first` and n (1..3) under `rest`, each from its own
+    // counter words as they are, in one call: out[0..64) = first's block,
+    // then rest's blocks in order; neither state advances. OpenSSH's short
+    // packets (openssh.cpp): their length block (K_1) and their block 0 and
+    // payload blocks (K_2) are independent chains that one set of row
+    // rounds runs side by side, where two calls ran them one after the
+    // other. Null: the packet takes the two calls.
+    void (*chacha20_two_keys)(const ChaChaState& first, const ChaChaState& rest, size_t n,
+                              uint8_t* out) noexcept = nullptr;
 };
 
 // What tests and benchmarks call an Impl: its label, else its name. Labels

@@ -5,6 +5,7 @@
 
 #include "kernels/bytes.hpp"
 #include "kernels/impl.hpp"
+#include "kernels/verdict.hpp"
 
 namespace stitch::kern {
 
@@ -25,6 +26,53 @@ void header_keystream(const OpensshState& st, uint64_t seqnr, uint8_t block[kCha
     store_words4(h.ctr, 0, 0, __builtin_bswap32(uint32_t(seqnr >> 32)), __builtin_bswap32(uint32_t(seqnr)));
     st.main.impl->chacha20_blocks(h, nullptr, block, 1);
     wipe_object(h);
+}
+
+// Payloads up to this long take one keystream call for both keys where the
+// kernel set has one (Impl::chacha20_two_keys): the length's block, block 0
+// and two payload blocks fill two row pairs' four lanes.
+constexpr size_t kShortPayloadMax = 4 * kChaChaBlock;
+
+bool short_packet(const OpensshState& st, size_t payload) {
+    return st.main.impl->chacha20_two_keys != nullptr && payload <= kShortPayloadMax;
+}
+
+// Starts the packet's message on st.main and puts the length's keystream
+// block, block 0 and the payload's blocks in ks, one after another.
+void short_keystream(OpensshState& st, uint64_t seqnr, size_t payload, uint8_t ks[6 * kChaChaBlock]) noexcept {
+    ChaChaState h = st.header;
+    store_words4(h.ctr, 0, 0, __builtin_bswap32(uint32_t(seqnr >> 32)), __builtin_bswap32(uint32_t(seqnr)));
+    aead_set_seqnr(st.main, seqnr);
+    st.main.impl->chacha20_two_keys(h, st.main.chacha, 1 + (payload + kChaChaBlock - 1) / kChaChaBlock, ks);
+    wipe_object(h);
+}
+
+void seal_short(OpensshState& st, uint64_t seqnr, const uint8_t* in, uint8_t* out, size_t payload,
+                uint8_t tag[kTagLen]) noexcept {
+    uint8_t ks[6 * kChaChaBlock];
+    short_keystream(st, seqnr, payload, ks);
+    store_le32(out, load_le32(in) ^ load_le32(ks));
+    aead_aad(st.main, out, kOpensshLengthLen);
+    aead_text_with_keystream(st.main, Direction::seal, in + kOpensshLengthLen, out + kOpensshLengthLen, payload,
+                             ks + kChaChaBlock);
+    aead_final(st.main, tag);
+    wipe(ks, sizeof(ks));
+}
+
+// The MAC over the encrypted length and payload first, then both
+// decrypted and masked by the verdict: zeros for a refused packet.
+bool open_short(OpensshState& st, uint64_t seqnr, const uint8_t* in, uint8_t* out, size_t payload,
+                const uint8_t tag[kTagLen]) noexcept {
+    uint8_t ks[6 * kChaChaBlock];
+    const uint32_t enc_length = load_le32(in);  // in == out overwrites it below
+    short_keystream(st, seqnr, payload, ks);
+    aead_aad(st.main, in, kOpensshLengthLen);
+    aead_text_with_keystream(st.main, Direction::open, in + kOpensshLengthLen, nullptr, payload, ks + kChaChaBlock);
+    const uint8_t keep = tag_verdict(st.main, tag);
+    xor_short_masked(out + kOpensshLengthLen, in + kOpensshLengthLen, ks + 2 * kChaChaBlock, payload, keep);
+    store_le32(out, (enc_length ^ load_le32(ks)) & (0x01010101u * keep));
+    wipe(ks, sizeof(ks));
+    return keep != 0;
 }
 
 }  // namespace
@@ -49,6 +97,8 @@ void openssh_length(const OpensshState& st, uint64_t seqnr, const uint8_t in[kOp
 
 void openssh_seal(OpensshState& st, uint64_t seqnr, const uint8_t* in, uint8_t* out, size_t len,
                   uint8_t tag[kTagLen]) noexcept {
+    if (short_packet(st, len - kOpensshLengthLen))
+        return seal_short(st, seqnr, in, out, len - kOpensshLengthLen, tag);
     openssh_length(st, seqnr, in, out);
     aead_set_seqnr(st.main, seqnr);
     aead_aad(st.main, out, kOpensshLengthLen);
@@ -58,6 +108,8 @@ void openssh_seal(OpensshState& st, uint64_t seqnr, const uint8_t* in, uint8_t* 
 
 bool openssh_open(OpensshState& st, uint64_t seqnr, const uint8_t* in, uint8_t* out, size_t len,
                   const uint8_t tag[kTagLen]) noexcept {
+    if (short_packet(st, len - kOpensshLengthLen))
+        return open_short(st, seqnr, in, out, len - kOpensshLengthLen, tag);
     uint8_t enc_length[kOpensshLengthLen];
     store_le32(enc_length, load_le32(in));  // in == out may overwrite it below
     aead_set_seqnr(st.main, seqnr);

@@ -21,6 +21,11 @@ STITCH_TARGET_AVX2_BMI2 void chacha20_blocks_avx2(ChaChaState& st, const uint8_t
 STITCH_TARGET_AVX2_BMI2 void chacha20_xor_last_avx2(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t len,
                                                     uint8_t kept[kChaChaBlock]) noexcept;
 
+// Contract of Impl::chacha20_two_keys: the four blocks at most as two row
+// pairs.
+STITCH_TARGET_AVX2_BMI2 void chacha20_two_keys_avx2(const ChaChaState& first, const ChaChaState& rest, size_t n,
+                                                    uint8_t* out) noexcept;
+
 // Contract of poly1305_blocks_portable: MULX below avx2::kVectorPolyMin
 // blocks, the four-lane vector code from there.
 STITCH_TARGET_AVX2_BMI2 void poly1305_blocks_avx2(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept;

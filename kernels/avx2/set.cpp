@@ -13,7 +13,7 @@ namespace {
 
 constexpr Impl kImpl{
     "avx2", chacha20_blocks_avx2, poly1305_blocks_avx2, aead_text_avx2, aead_open_record_avx2, nullptr, 8,
-    chacha20_xor_last_avx2, 9,
+    chacha20_xor_last_avx2, 9, chacha20_two_keys_avx2,
 };
 
 bool runnable() {

@@ -95,6 +95,13 @@ public:
     STITCH_INLINE_AVX2_BMI2 static U32x8 both_halves(const uint32_t* p) {
         return U32x8(_mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
     }
+    // Words lo[0..4) in the low half and hi[0..4) in the high one: a row of
+    // two blocks under different keys.
+    STITCH_INLINE_AVX2_BMI2 static U32x8 two_halves(const uint32_t* lo, const uint32_t* hi) {
+        const __m128i l = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lo));
+        return U32x8(_mm256_inserti128_si256(_mm256_castsi128_si256(l),
+                                             _mm_loadu_si128(reinterpret_cast<const __m128i*>(hi)), 1));
+    }
     // Adds lo to the 64-bit number in words 0..1 and hi to the one in words
     // 4..5 (little-endian, the carry staying inside each): the row layout's
     // counters, two blocks apart.

@@ -327,6 +327,43 @@ TEST_P(KernelSuite, AeadOpenRecordWithTheMacKeyedBeforehand) {
     }
 }
 
+// aead_text_with_keystream (OpenSSH's short packets hand it keystream made
+// beside the length's block): the ciphertext and tag of one aead_text call
+// of this set, on both grids, AAD of 0..5 bytes (the openssh grid's skew)
+// and texts of 1..300 bytes; an open absorbs without writing; the text is
+// the message's whole.
+TEST_P(KernelSuite, AeadTextWithKeystreamMatchesOneTextCall) {
+    Rng rng = seeded_rng(0xaead0007);
+    for (Grid grid : {Grid::rfc8439, Grid::openssh}) {
+        for (size_t len = 1; len <= 300; ++len) {
+            const Message m = random_message(rng, grid, len % 6);
+            SCOPED_TRACE(std::string(grid == Grid::rfc8439 ? "rfc8439 " : "openssh ") + std::to_string(len));
+            const Bytes pt = rng.bytes(len);
+            AeadState want_st, st;
+            start(want_st, impl(), m);
+            start(st, impl(), m);
+            Bytes ks(64 * (1 + (len + 63) / 64));
+            kern::ChaChaState ctr = st.chacha;
+            portable().chacha20_blocks(ctr, nullptr, ks.data(), ks.size() / 64);
+
+            Bytes want(len), got(len, 0xa5), want_tag(16), got_tag(16);
+            ASSERT_TRUE(kern::aead_text(want_st, Direction::seal, pt.data(), want.data(), len));
+            kern::aead_final(want_st, want_tag.data());
+            kern::aead_text_with_keystream(st, Direction::seal, pt.data(), got.data(), len, ks.data());
+            EXPECT_FALSE(kern::aead_text(st, Direction::seal, pt.data(), got.data(), 1));
+            kern::aead_final(st, got_tag.data());
+            ASSERT_EQ(to_hex(got), to_hex(want));
+            ASSERT_EQ(to_hex(got_tag), to_hex(want_tag));
+
+            AeadState open_st;
+            start(open_st, impl(), m);
+            kern::aead_text_with_keystream(open_st, Direction::open, want.data(), nullptr, len, ks.data());
+            kern::aead_final(open_st, got_tag.data());
+            ASSERT_EQ(to_hex(got_tag), to_hex(want_tag));
+        }
+    }
+}
+
 // OpenSSH packets (length ‖ payload) sealed and opened whole with each kernel
 // set; the MAC grid is skewed by the 4-byte length.
 TEST_P(KernelSuite, OpensshPacketsMatchPortable) {
@@ -353,11 +390,18 @@ TEST_P(KernelSuite, OpensshPacketsMatchPortable) {
         Bytes opened = want;
         ASSERT_TRUE(kern::openssh_open(st, seqnr, opened.data(), opened.data(), opened.size(), want_tag.data()));
         ASSERT_EQ(opened, packet);
+        Bytes apart(want.size(), 0xa5);
+        ASSERT_TRUE(kern::openssh_open(st, seqnr, want.data(), apart.data(), apart.size(), want_tag.data()));
+        ASSERT_EQ(apart, packet);
         Bytes bad = want;
         bad[rng.below(bad.size())] ^= 0x10;
         Bytes out(bad.size(), 0xa5);
         EXPECT_FALSE(kern::openssh_open(st, seqnr, bad.data(), out.data(), out.size(), want_tag.data()));
         EXPECT_EQ(out, Bytes(out.size(), 0));
+        Bytes bad_in_place = bad;
+        EXPECT_FALSE(kern::openssh_open(st, seqnr, bad_in_place.data(), bad_in_place.data(), bad_in_place.size(),
+                                        want_tag.data()));
+        EXPECT_EQ(bad_in_place, Bytes(bad.size(), 0));
         kern::openssh_wipe(ref);
         kern::openssh_wipe(st);
     }

@@ -178,5 +178,12 @@ TEST_P(Avx2Stack, OpenRecordLeavesNoKeyNorKeystream) {
     expect_open_record_leaves_nothing(avx2(), rng_, {1, 64, 100, 192, 320, 448, 512, 1000, 1024, 1300, 4096 + 13});
 }
 
+// OpenSSH packets: up to 256 payload bytes the length's block and the
+// payload's come out of one call (Impl::chacha20_two_keys) into a buffer
+// of openssh.cpp; past that, the two calls of the general path.
+TEST_P(Avx2Stack, OpensshPacketLeavesNoKeyNorKeystream) {
+    expect_openssh_leaves_nothing(avx2(), rng_, {16, 60, 64, 100, 128, 129, 192, 250, 256, 257, 1000});
+}
+
 }  // namespace
 }  // namespace stitch::test

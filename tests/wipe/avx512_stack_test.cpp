@@ -127,5 +127,9 @@ TEST_P(Avx512Stack, OpenRecordLeavesNoKeyNorKeystream) {
                                        17 * 1024 + 100});
 }
 
+TEST_P(Avx512Stack, OpensshPacketLeavesNoKeyNorKeystream) {
+    expect_openssh_leaves_nothing(set(), rng_, {16, 64, 100, 192, 256, 257, 1000});
+}
+
 }  // namespace
 }  // namespace stitch::test

@@ -22,6 +22,7 @@
 #include "kernels/bytes.hpp"
 #include "kernels/chacha20.hpp"
 #include "kernels/impl.hpp"
+#include "kernels/openssh.hpp"
 #include "kernels/portable/set.hpp"
 
 namespace stitch::test {
@@ -314,6 +315,80 @@ inline void expect_open_record_leaves_nothing(const Impl& impl, Rng& rng, std::i
             ASSERT_EQ(to_hex(out), forged ? to_hex(zeros) : to_hex(plain));
             EXPECT_EQ("", found_in(window, aead_patterns(st.chacha.key, ks)));
         }
+    }
+}
+
+__attribute__((noinline)) void run_openssh_seal(kern::OpensshState& st, uint64_t seqnr, const uint8_t* in,
+                                                uint8_t* out, size_t len, uint8_t tag[16]) {
+    kern::openssh_seal(st, seqnr, in, out, len, tag);
+    __asm__ __volatile__("" ::: "memory");
+}
+
+__attribute__((noinline)) bool run_openssh_open(kern::OpensshState& st, uint64_t seqnr, const uint8_t* in,
+                                                uint8_t* out, size_t len, const uint8_t tag[16]) {
+    const bool ok = kern::openssh_open(st, seqnr, in, out, len, tag);
+    __asm__ __volatile__("" ::: "memory");
+    return ok;
+}
+
+// OpenSSH packets (openssh.cpp) of each payload length, sealed, opened and
+// opened forged: neither key's words, nor the length's keystream block
+// (K_1), nor block 0 or the payload's keystream (K_2) left behind. The
+// opened packet is the keystream itself (its ciphertext is zeros, sealed
+// by the portable set), and a forged one opens to zeros.
+inline void expect_openssh_leaves_nothing(const Impl& impl, Rng& rng, std::initializer_list<size_t> payloads) {
+    for (size_t payload : payloads) {
+        const size_t len = kern::kOpensshLengthLen + payload;
+        const Bytes key = rng.bytes(kern::kOpensshKeyLen);
+        const uint64_t seqnr = rng.next();
+        kern::OpensshState ref, st;
+        kern::openssh_init(ref, kern::portable_impl());
+        kern::openssh_set_key(ref, key.data());
+        kern::openssh_init(st, impl);
+        kern::openssh_set_key(st, key.data());
+
+        // The keystream: the length's block, then block 0.. under K_2.
+        ChaChaState length_st = ref.header;
+        kern::store_words4(length_st.ctr, 0, 0, __builtin_bswap32(uint32_t(seqnr >> 32)),
+                           __builtin_bswap32(uint32_t(seqnr)));
+        Bytes length_ks(64);
+        kern::portable_impl().chacha20_blocks(length_st, nullptr, length_ks.data(), 1);
+        kern::aead_set_seqnr(ref.main, seqnr);
+        const Bytes ks = aead_keystream(ref.main.chacha, payload);
+        std::vector<Pattern> patterns = aead_patterns(ref.main.chacha.key, ks);
+        add_key_patterns(patterns, ref.header.key);
+        add_keystream_patterns(patterns, length_ks, "length keystream");
+
+        Bytes plain(len);  // seals to zeros
+        for (size_t i = 0; i < 4; ++i) plain[i] = length_ks[i];
+        for (size_t i = 0; i < payload; ++i) plain[4 + i] = ks[64 + i];
+        Bytes zeros(len, 0), ct(len), tag(16);
+        kern::openssh_seal(ref, seqnr, plain.data(), ct.data(), len, tag.data());
+        ASSERT_EQ(to_hex(ct), to_hex(zeros));
+
+        for (int run = 0; run < 3; ++run) {
+            SCOPED_TRACE(std::to_string(payload) + (run == 0 ? " bytes, seal" : run == 1 ? " bytes, open" : " bytes, forged"));
+            const Bytes in = run == 0 ? rng.bytes(len) : zeros;
+            Bytes out(len, 0xa5), got_tag(16), window(kWindow), bad_tag = tag;
+            bad_tag[payload % 16] ^= 0x04;
+            clear_window();
+            if (run == 0) {
+                run_openssh_seal(st, seqnr, in.data(), out.data(), len, got_tag.data());
+            } else {
+                const bool ok =
+                    run_openssh_open(st, seqnr, in.data(), out.data(), len, run == 1 ? tag.data() : bad_tag.data());
+                ASSERT_EQ(ok, run == 1);
+            }
+            copy_window(window.data());
+            if (run == 1) {
+                ASSERT_EQ(to_hex(out), to_hex(plain));
+            } else if (run == 2) {
+                ASSERT_EQ(to_hex(out), to_hex(zeros));
+            }
+            EXPECT_EQ("", found_in(window, patterns));
+        }
+        kern::openssh_wipe(ref);
+        kern::openssh_wipe(st);
     }
 }
 

@@ -286,11 +286,10 @@ STITCH_INLINE_AVX512 void shuffles_after(const V& b, V& a, V& c, V& d) {
 #endif
 }
 
-// The blocks' keystream rows; beside(i, 80) after line i.
+// The rounds of the rows in[0..4) plus their input; beside(i, 80) after
+// line i.
 template <class V, class Beside>
-STITCH_INLINE_AVX512 void keystream_rows(const ChaChaState& st, V r[4], Beside&& beside) {
-    V in[4];
-    load_rows(st, in);
+STITCH_INLINE_AVX512 void rows_keystream(const V in[4], V r[4], Beside&& beside) {
     V a = in[0], b = in[1], c = in[2], d = in[3];
     for (int i = 0; i < 10; ++i) {
         quarter_round(a, b, c, d, LinesFrom{beside, 8 * i});  // columns
@@ -304,6 +303,14 @@ STITCH_INLINE_AVX512 void keystream_rows(const ChaChaState& st, V r[4], Beside&&
         a = a.template rotate_words<1>(), c = c.template rotate_words<3>(), d = d.template rotate_words<2>();
     }
     r[0] = a + in[0], r[1] = b + in[1], r[2] = c + in[2], r[3] = d + in[3];
+}
+
+// The blocks' keystream rows; beside(i, 80) after line i.
+template <class V, class Beside>
+STITCH_INLINE_AVX512 void keystream_rows(const ChaChaState& st, V r[4], Beside&& beside) {
+    V in[4];
+    load_rows(st, in);
+    rows_keystream(in, r, beside);
 }
 
 // Rows to blocks: afterwards r[k] holds block k whole (a 4x4 transpose of
@@ -330,20 +337,18 @@ STITCH_INLINE_AVX512 void line_sets(U32x16 (&a)[K], const U32x16 (&b)[K], U32x16
     for (size_t k = 0; k < K; ++k) d[k] = simd::rotl<R>(d[k]);
 }
 
-// 4·K blocks as K zmm row sets, from st.ctr, st.ctr + 4, ..., their lines
-// interleaved: one set's double round is a single chain (each line waits
+// K zmm row sets (set k's rows in[4k..4k + 4)) plus their input, their
+// lines interleaved: one set's double round is a single chain (each line waits
 // for the last), so the others' fill the pipes, where a word-per-register
 // batch spends 96 operations a double round and then a transpose of its
 // sixteen registers. r[k] holds block k whole afterwards. Where the CPU
 // table says so (avx512/set.cpp: Emerald Rapids).
 template <size_t K>
-STITCH_INLINE_AVX512 void keystream_row_sets(const ChaChaState& st, U32x16 r[4 * K]) {
-    U32x16 in[4 * K], a[K], b[K], c[K], d[K];
+STITCH_INLINE_AVX512 void row_sets_keystream(const U32x16 in[4 * K], U32x16 r[4 * K]) {
+    U32x16 a[K], b[K], c[K], d[K];
     #pragma GCC unroll 4
-    for (size_t k = 0; k < K; ++k) {
-        load_rows(st, in + 4 * k, uint32_t(4 * k));
+    for (size_t k = 0; k < K; ++k)
         a[k] = in[4 * k], b[k] = in[4 * k + 1], c[k] = in[4 * k + 2], d[k] = in[4 * k + 3];
-    }
     for (int i = 0; i < 10; ++i) {
         #pragma GCC unroll 2
         for (int half = 0; half < 2; ++half) {
@@ -369,6 +374,15 @@ STITCH_INLINE_AVX512 void keystream_row_sets(const ChaChaState& st, U32x16 r[4 *
         r[4 * k + 2] = c[k] + in[4 * k + 2], r[4 * k + 3] = d[k] + in[4 * k + 3];
         rows_to_blocks(r + 4 * k);
     }
+}
+
+// 4·K blocks from st.ctr as K row sets: set k from st.ctr + 4k.
+template <size_t K>
+STITCH_INLINE_AVX512 void keystream_row_sets(const ChaChaState& st, U32x16 r[4 * K]) {
+    U32x16 in[4 * K];
+    #pragma GCC unroll 4
+    for (size_t k = 0; k < K; ++k) load_rows(st, in + 4 * k, uint32_t(4 * k));
+    row_sets_keystream<K>(in, r);
 }
 
 // Two blocks' rows into the halves of a ymm batch's block layout (block b

@@ -26,6 +26,8 @@ const Impl kImpl = {
     STITCH_AVX512_IFMA ? "avx512-ifma" STITCH_AVX512_EMULATION : "avx512" STITCH_AVX512_EMULATION,
     32,  // two batches: one pair, or one cut short (chacha20.cpp), where the CPU table runs pairs
     chacha20_xor_last,
+    0,
+    chacha20_two_keys,
 };
 
 }  // namespace

@@ -60,6 +60,11 @@ bool keyed_pair_fits(size_t len) noexcept;
 STITCH_TARGET_AVX512 void chacha20_xor_keyed(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t len,
                                              uint8_t kept[kChaChaBlock], uint64_t key[4]) noexcept;
 
+// Contract of Impl::chacha20_two_keys: first's block and rest's first three
+// as one zmm row set, rest's fourth and fifth as a second beside it.
+STITCH_TARGET_AVX512 void chacha20_two_keys(const ChaChaState& first, const ChaChaState& rest, size_t n,
+                                            uint8_t* out) noexcept;
+
 // Contract of poly1305_blocks_portable: MULX for short runs; long ones on
 // IFMA lanes (avx512-ifma) or the AVX2 set's four-lane code (avx512).
 STITCH_TARGET_AVX512 void poly1305_blocks(Poly1305State& st, const uint8_t* in, size_t nblocks) noexcept;

@@ -31,6 +31,9 @@ VECTOR = "kernels/x86/poly1305_vector.cpp"
 MULX = "kernels/avx2/poly1305.cpp"
 POLY_FINAL = "kernels/portable/poly1305.cpp"
 ZERO = "kernels/x86/zero_vectors.hpp"
+TWO_KEYS = "kernels/avx2/two_keys.cpp"
+OPENSSH = "kernels/openssh.cpp"
+AEAD_CPP = "kernels/aead.cpp"
 mutants = [
     # The memory swap points of words 8 and 15.
     ("column swap: word 15 not brought in (word 8 stays in ymm12)", ROUNDS,
@@ -382,6 +385,31 @@ mutants = [
      "xor_short(out + whole * kChaChaBlock, in + whole * kChaChaBlock, kept, len % kChaChaBlock / 2);"),
     ("last run: its keystream not wiped", CHACHA_CPP,
      "        avx2::wipe_upto(ks, n);\n        chacha_advance(st.ctr, n);", "        chacha_advance(st.ctr, n);"),
+    # OpenSSH's short packets: both keys' blocks from one call
+    # (Impl::chacha20_two_keys, avx2/two_keys.cpp; openssh.cpp; aead.cpp).
+    ("two keys: the payload's blocks one counter on", TWO_KEYS,
+     "plus_u64(a_off, b_off);", "plus_u64(a_off, b_off + 1);"),
+    ("two keys: the length's block under K_2's key rows 4..7", TWO_KEYS,
+     "two_halves(a.key + 4, b.key + 4)", "two_halves(b.key + 4, b.key + 4)"),
+    ("two keys: the keystream buffer not wiped", TWO_KEYS,
+     "    U32x8::wipe<6>(&ks[0][0]);\n", ""),
+    ("two keys: the input rows not wiped", TWO_KEYS,
+     "    U32x8::wipe<12>(frame.in);  // both keys' words\n", ""),
+    ("short packet: a refused packet's length not masked", OPENSSH,
+     "(enc_length ^ load_le32(ks)) & (0x01010101u * keep)", "(enc_length ^ load_le32(ks))"),
+    ("short packet: a refused packet's payload not masked", OPENSSH,
+     "payload, keep);", "payload, 0xff);"),
+    ("short packet: the length sealed with block 0's keystream", OPENSSH,
+     "short_keystream(st, seqnr, payload, ks);\n    store_le32(out, load_le32(in) ^ load_le32(ks));",
+     "short_keystream(st, seqnr, payload, ks);\n    store_le32(out, load_le32(in) ^ load_le32(ks + 64));"),
+    ("short packet: payloads past the lanes the call fills", OPENSSH,
+     "kShortPayloadMax = 4 * kChaChaBlock;", "kShortPayloadMax = 5 * kChaChaBlock;"),
+    ("short packet: the open's keystream buffer not wiped", OPENSSH,
+     "    wipe(ks, sizeof(ks));\n    return keep != 0;", "    return keep != 0;"),
+    ("text with keystream: a later text call not refused", AEAD_CPP,
+     "    st.text_room = len;  // the whole text: a later aead_text call is refused\n", ""),
+    ("text with keystream: an open's MAC skips the payload", AEAD_CPP,
+     "        poly1305_update(*st.impl, st.mac, in, len);\n    }", "    }"),
 ]
 target = "test_kernel_sets"
 # The vector Poly1305's own suite too: it forces both forms on every CPU;

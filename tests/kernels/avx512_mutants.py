@@ -26,6 +26,7 @@ PASS = "kernels/avx512/aead_pass.hpp"
 IFMA = "kernels/avx512/poly1305_ifma.hpp"
 RUN = "kernels/avx512/batch_run.hpp"
 PAIR = "kernels/avx512/pair_run.hpp"
+TWO_KEYS = "kernels/avx512/two_keys.cpp"
 mutants = [
     # The wipes of vector width.
     ("wipe_vectors leaves the first vector", HPP,
@@ -281,6 +282,13 @@ mutants = [
      "    if constexpr (O == Order::limbs) {\n        add_products(s, a.l0, m.r1, m.r1, m.r2);"),
     ("IFMA Poly1305: add_products's high product into e1 by m0", IFMA,
      "    s.e1 = madd_hi(s.e1, x, m1);", "    s.e1 = madd_hi(s.e1, x, m0);"),
+    # OpenSSH's two keys in zmm rows (Impl::chacha20_two_keys).
+    ("two keys: the length's block into lane 2 (over K_2's third block)", TWO_KEYS,
+     "reinterpret_cast<const __m128i*>(rows[i])), 3));", "reinterpret_cast<const __m128i*>(rows[i])), 2));"),
+    ("two keys: the second row set from K_2's fifth block", TWO_KEYS,
+     "load_rows(rest, in + 4, 3);", "load_rows(rest, in + 4, 4);"),
+    ("two keys: the rows after the rounds not wiped", TWO_KEYS, "    wipe_vectors(r);\n", ""),
+    ("two keys: the input rows not wiped", TWO_KEYS, "    wipe_vectors(in);\n", ""),
 ]
 targets = "avx512_stack_test test_kernel_sets boundary_counter_test"
 # One batch at a time with the lone block in general registers and five to

@@ -284,7 +284,7 @@ mutants = [
      "    s.e1 = madd_hi(s.e1, x, m1);", "    s.e1 = madd_hi(s.e1, x, m0);"),
     # OpenSSH's two keys in zmm rows (Impl::chacha20_two_keys).
     ("two keys: the length's block into lane 2 (over K_2's third block)", TWO_KEYS,
-     "reinterpret_cast<const __m128i*>(rows[i])), 3));", "reinterpret_cast<const __m128i*>(rows[i])), 2));"),
+     "reinterpret_cast<const __m128i*>(row)), 3));", "reinterpret_cast<const __m128i*>(row)), 2));"),
     ("two keys: the second row set from K_2's fifth block", TWO_KEYS,
      "load_rows(rest, in + 4, 3);", "load_rows(rest, in + 4, 4);"),
     ("two keys: the rows after the rounds not wiped", TWO_KEYS, "    wipe_vectors(r);\n", ""),

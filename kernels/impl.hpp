@@ -61,7 +61,7 @@ struct Impl {
     // last run of keystream_run whole blocks with the partial one.
     uint32_t xor_last_blocks = 0;
 
-    // One block under `first` and n (1..3) under `rest`, each from its own
+    // One block under `first` and n (1..5) under `rest`, each from its own
     // counter words as they are, in one call: out[0..64) = first's block,
     // then rest's blocks in order; neither state advances. OpenSSH's short
     // packets (openssh.cpp): their length block (K_1) and their block 0 and

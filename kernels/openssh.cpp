@@ -30,7 +30,8 @@ void header_keystream(const OpensshState& st, uint64_t seqnr, uint8_t block[kCha
 
 // Payloads up to this long take one keystream call for both keys where the
 // kernel set has one (Impl::chacha20_two_keys): the length's block, block 0
-// and two payload blocks fill two row pairs' four lanes.
+// and four payload blocks, six lanes (three AVX2 row pairs, two AVX-512
+// row sets).
 constexpr size_t kShortPayloadMax = 4 * kChaChaBlock;
 
 bool short_packet(const OpensshState& st, size_t payload) {

@@ -21,8 +21,8 @@ STITCH_TARGET_AVX2_BMI2 void chacha20_blocks_avx2(ChaChaState& st, const uint8_t
 STITCH_TARGET_AVX2_BMI2 void chacha20_xor_last_avx2(ChaChaState& st, const uint8_t* in, uint8_t* out, size_t len,
                                                     uint8_t kept[kChaChaBlock]) noexcept;
 
-// Contract of Impl::chacha20_two_keys: the four blocks at most as two row
-// pairs.
+// Contract of Impl::chacha20_two_keys: the six blocks at most as one to
+// three row pairs.
 STITCH_TARGET_AVX2_BMI2 void chacha20_two_keys_avx2(const ChaChaState& first, const ChaChaState& rest, size_t n,
                                                     uint8_t* out) noexcept;
 

@@ -1,7 +1,7 @@
 // Impl::chacha20_two_keys for the AVX2 set: one block under one key and up
-// to three under another as one or two row pairs (avx2/row_rounds.hpp),
-// lane by lane as far as the rows go, so the two keys' blocks cost one
-// pair's rounds where they were two calls' one after the other.
+// to five under another as one to three row pairs (avx2/row_rounds.hpp),
+// the first pair's halves under the two keys, so the two keys' blocks cost
+// one call's rounds where they were two calls' one after the other.
 #include "kernels/avx2/chacha20.hpp"
 #include "kernels/avx2/kernels.hpp"
 

@@ -52,7 +52,7 @@ void aead_set_nonce(AeadState& st, const uint8_t nonce[12], uint32_t first_count
 }
 
 void aead_set_seqnr(AeadState& st, uint64_t seqnr) noexcept {
-    store_words4(st.chacha.ctr, 0, 0, __builtin_bswap32(uint32_t(seqnr >> 32)), __builtin_bswap32(uint32_t(seqnr)));
+    store_seqnr_row(st.chacha.ctr, seqnr);
     start_message(st);
 }
 

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/bytes.hpp"
 #include "kernels/chacha20.hpp"
 #include "kernels/poly1305.hpp"
 
@@ -56,6 +57,12 @@ void aead_set_nonce(AeadState& st, const uint8_t nonce[12], uint32_t first_count
 
 // OpenSSH: 64-bit counter 0 ‖ big-endian packet sequence number.
 void aead_set_seqnr(AeadState& st, uint64_t seqnr) noexcept;
+
+// That counter row, as one 16-byte store (bytes.hpp, store_words4): for
+// both of OpenSSH's keys (openssh.cpp's K_1 block takes it too).
+inline void store_seqnr_row(uint32_t ctr[4], uint64_t seqnr) noexcept {
+    store_words4(ctr, 0, 0, __builtin_bswap32(uint32_t(seqnr >> 32)), __builtin_bswap32(uint32_t(seqnr)));
+}
 
 // Absorbs AAD. Refused (false, nothing changes) once text has started.
 bool aead_aad(AeadState& st, const uint8_t* aad, size_t len) noexcept;

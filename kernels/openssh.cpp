@@ -23,7 +23,7 @@ namespace {
 // 48 of the length's 395 cycles on Zen 4 (both compilers).
 void header_keystream(const OpensshState& st, uint64_t seqnr, uint8_t block[kChaChaBlock]) noexcept {
     ChaChaState h = st.header;
-    store_words4(h.ctr, 0, 0, __builtin_bswap32(uint32_t(seqnr >> 32)), __builtin_bswap32(uint32_t(seqnr)));
+    store_seqnr_row(h.ctr, seqnr);
     st.main.impl->chacha20_blocks(h, nullptr, block, 1);
     wipe_object(h);
 }
@@ -33,6 +33,7 @@ void header_keystream(const OpensshState& st, uint64_t seqnr, uint8_t block[kCha
 // and four payload blocks, six lanes (three AVX2 row pairs, two AVX-512
 // row sets).
 constexpr size_t kShortPayloadMax = 4 * kChaChaBlock;
+constexpr size_t kShortKeystreamBytes = kChaChaBlock + kChaChaBlock + kShortPayloadMax;  // K_1's, block 0, payload's
 
 bool short_packet(const OpensshState& st, size_t payload) {
     return st.main.impl->chacha20_two_keys != nullptr && payload <= kShortPayloadMax;
@@ -40,9 +41,9 @@ bool short_packet(const OpensshState& st, size_t payload) {
 
 // Starts the packet's message on st.main and puts the length's keystream
 // block, block 0 and the payload's blocks in ks, one after another.
-void short_keystream(OpensshState& st, uint64_t seqnr, size_t payload, uint8_t ks[6 * kChaChaBlock]) noexcept {
+void short_keystream(OpensshState& st, uint64_t seqnr, size_t payload, uint8_t ks[kShortKeystreamBytes]) noexcept {
     ChaChaState h = st.header;
-    store_words4(h.ctr, 0, 0, __builtin_bswap32(uint32_t(seqnr >> 32)), __builtin_bswap32(uint32_t(seqnr)));
+    store_seqnr_row(h.ctr, seqnr);
     aead_set_seqnr(st.main, seqnr);
     st.main.impl->chacha20_two_keys(h, st.main.chacha, 1 + (payload + kChaChaBlock - 1) / kChaChaBlock, ks);
     wipe_object(h);
@@ -50,7 +51,7 @@ void short_keystream(OpensshState& st, uint64_t seqnr, size_t payload, uint8_t k
 
 void seal_short(OpensshState& st, uint64_t seqnr, const uint8_t* in, uint8_t* out, size_t payload,
                 uint8_t tag[kTagLen]) noexcept {
-    uint8_t ks[6 * kChaChaBlock];
+    uint8_t ks[kShortKeystreamBytes];
     short_keystream(st, seqnr, payload, ks);
     store_le32(out, load_le32(in) ^ load_le32(ks));
     aead_aad(st.main, out, kOpensshLengthLen);
@@ -64,7 +65,7 @@ void seal_short(OpensshState& st, uint64_t seqnr, const uint8_t* in, uint8_t* ou
 // decrypted and masked by the verdict: zeros for a refused packet.
 bool open_short(OpensshState& st, uint64_t seqnr, const uint8_t* in, uint8_t* out, size_t payload,
                 const uint8_t tag[kTagLen]) noexcept {
-    uint8_t ks[6 * kChaChaBlock];
+    uint8_t ks[kShortKeystreamBytes];
     const uint32_t enc_length = load_le32(in);  // in == out overwrites it below
     short_keystream(st, seqnr, payload, ks);
     aead_aad(st.main, in, kOpensshLengthLen);

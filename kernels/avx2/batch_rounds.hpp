@@ -211,6 +211,11 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
 #define STITCH_EMIT_XOR_SEVEN_5(u, v, sel, half, Y) STITCH_EMIT_XOR(u, v, sel, 5, half, Y)
 #define STITCH_EMIT_XOR_SEVEN_6(u, v, sel, half, Y) STITCH_EMIT_XOR(u, v, sel, 6, half, Y)
 #define STITCH_EMIT_XOR_SEVEN_7(u, v, sel, half, Y)
+// Or stored as they are into the output (g1), block after block: the
+// keystream itself, for callers that ask for it with no input.
+#define STITCH_EMIT_STORE(u, v, sel, block, half, Y)                             \
+    "vperm2i128 $" #sel ", " v ", " u ", " Y "\n\t"                            \
+    "vmovdqu " Y ", " #block "*64+" #half "(%[g1])\n\t"
 // Or stored as they are into a keystream buffer in the layout the C++ side
 // uses (g1): bytes 0..31 of block j at 32·j, bytes 32..63 at 256 + 32·j.
 #define STITCH_EMIT_KEYSTREAM(u, v, sel, block, half, Y)                         \
@@ -236,6 +241,7 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
 #define STITCH_XOR_OUT STITCH_OUT(STITCH_EMIT_XOR, 32)
 #define STITCH_XOR_SEVEN_OUT STITCH_OUT(STITCH_EMIT_XOR_SEVEN, 32)
 #define STITCH_KEYSTREAM_OUT STITCH_OUT(STITCH_EMIT_KEYSTREAM, 256)
+#define STITCH_STORE_OUT STITCH_OUT(STITCH_EMIT_STORE, 32)
 
 // One Poly1305 block from p into h (mulx::block's arithmetic, the key read
 // off the frame), p moving on, when the double round's credit allows: the
@@ -627,8 +633,9 @@ alignas(32) static constexpr uint32_t kSevens[8] = {7, 7, 7, 7, 7, 7, 7, 7};
 // (frame.out[0..448), nothing past it read or written), or the keystream
 // alone into frame.out, a buffer aligned to 32 in the layout of
 // avx2::keystream (U32x8 ks[16]: ks[j] bytes 0..31 of block j, ks[8 + j]
-// bytes 32..63). frame.x is left as it is.
-enum class Out : uint8_t { xor_input, xor_seven, keystream };
+// bytes 32..63), or the keystream alone into frame.out[0..512) block after
+// block (frame.in not read). frame.x is left as it is.
+enum class Out : uint8_t { xor_input, xor_seven, keystream, store };
 
 template <Out O>
 STITCH_INLINE_AVX2_BMI2 void batch(BatchFrame& frame) {
@@ -638,6 +645,8 @@ STITCH_INLINE_AVX2_BMI2 void batch(BatchFrame& frame) {
         STITCH_BATCH(STITCH_XOR_OUT);
     else if constexpr (O == Out::xor_seven)
         STITCH_BATCH(STITCH_XOR_SEVEN_OUT);
+    else if constexpr (O == Out::store)
+        STITCH_BATCH(STITCH_STORE_OUT);
     else
         STITCH_BATCH(STITCH_KEYSTREAM_OUT);
 }
@@ -780,6 +789,8 @@ STITCH_INLINE_AVX2_BMI2 void batch_nine(BatchFrame& frame) {
 #undef STITCH_EMIT_KEYSTREAM
 #undef STITCH_OUT
 #undef STITCH_KEYSTREAM_OUT
+#undef STITCH_STORE_OUT
+#undef STITCH_EMIT_STORE
 #undef STITCH_UNPACK
 #undef STITCH_ADD_INPUT
 #undef STITCH_LOAD_WORDS

@@ -107,6 +107,15 @@ public:
         counter_free_runs<true>(st, in, out, n, &acc, p);
     }
 
+    // The batch at st.ctr, its keystream itself into out[0..512), no input
+    // read: keystream asked for with no input, without the buffer, copy
+    // and wipe of a keystream call.
+    STITCH_INLINE_AVX2_BMI2 void store_batch(const ChaChaState& st, uint8_t* out) {
+        set_counter(st);
+        frame_.out = out;
+        batch<Out::store>(frame_);
+    }
+
     // Seven blocks at st.ctr, out[0..448) = in ^ their keystream: a batch
     // whose eighth block is neither read nor written, so a run's tail of
     // seven needs no keystream buffer to fill, copy and wipe.

@@ -116,7 +116,9 @@ STITCH_INLINE_AVX2_BMI2 void key_mac(AeadState& st, mulx::PolyAcc& acc, const ui
     // 16 bytes: a variable-length copy becomes a call to memmove, which
     // would spill the vector rounds this runs beside.
     const size_t whole = st.pending_len / kPolyBlock, rest = st.pending_len % kPolyBlock;
-    mulx::blocks(acc, st.pending, whole);
+    // At most kPendingMax / kPolyBlock = 2 blocks: block by block, as blocks()
+    // takes so few, without its run code inlined at every key_mac.
+    for (size_t i = 0; i < whole; ++i) mulx::block(acc, st.pending + i * kPolyBlock);
     if (rest > 0) {
         const uint8_t* tail = st.pending + whole * kPolyBlock;
         if (st.grid == Grid::rfc8439) {

@@ -8,6 +8,7 @@
 // forced for every size (or short inputs would only ever reach the MULX
 // code, and most CPUs never the one-accumulator form).
 #include "kernels/x86/poly1305_vector.hpp"
+#include "kernels/x86/poly1305_mulx.hpp"
 
 #include <gtest/gtest.h>
 
@@ -319,6 +320,52 @@ TEST_P(Poly1305Avx2, LeavesVectorRegistersZero) {
         for (int r = 0; r < 16; ++r) {
             const Bytes reg(regs + 32 * r, regs + 32 * r + 32);
             EXPECT_EQ(to_hex(reg), std::string(64, '0')) << "ymm" << r;
+        }
+    }
+}
+
+// The MULX run (mulx::blocks from kRunMinBlocks blocks: each fold multiplied
+// in by the next block rather than added in) leaves block() by block()'s
+// limbs exactly, and those are the portable code's: every count 0..200
+// (past kRunMaxBlocks, where a run is split), random and all-ones blocks,
+// random and largest r, accumulators from zero to the top of the partially
+// reduced range (h2 up to 7).
+STITCH_TARGET_AVX2_BMI2 void mulx_run(Poly1305State& st, const uint8_t* m, size_t n) {
+    kern::mulx::PolyAcc acc = kern::mulx::load(st);
+    kern::mulx::blocks(acc, m, n);
+    kern::mulx::store(st, acc);
+}
+
+STITCH_TARGET_AVX2_BMI2 void mulx_block_by_block(Poly1305State& st, const uint8_t* m, size_t n) {
+    kern::mulx::PolyAcc acc = kern::mulx::load(st);
+    for (size_t i = 0; i < n; ++i) kern::mulx::block(acc, m + 16 * i);
+    kern::mulx::store(st, acc);
+}
+
+TEST(Poly1305MulxRun, LimbsAreBlockByBlocksAndPortables) {
+    if (kern::avx2::impls().empty()) GTEST_FAIL() << "this host lacks AVX2+BMI2: the MULX run cannot be tested here";
+    static_assert(kern::mulx::kRunMinBlocks < kern::mulx::kRunMaxBlocks && 200 > 2 * kern::mulx::kRunMaxBlocks);
+    Rng rng(0x3a11);
+    const uint64_t p0 = 0xfffffffffffffffbull, p1 = ~0ull;
+    const uint64_t starts[][3] = {{0, 0, 0}, {p0, p1, 3}, {p1, p1, 4}, {p1, p1, 7}, {0, 0, 7}};
+    for (size_t n = 0; n <= 200; ++n) {
+        for (int variant = 0; variant < 4; ++variant) {
+            const bool ones = variant & 1, max_r = variant & 2;
+            const Bytes key = max_r ? max_r_key(rng) : rng.bytes(32);
+            const Bytes msg = ones ? Bytes(16 * n, 0xff) : rng.bytes(16 * n);
+            const auto& h = starts[(n + variant) % std::size(starts)];
+            Poly1305State want, by_block, got;
+            kern::poly1305_init(want, key.data());
+            std::memcpy(want.h, h, sizeof(want.h));
+            by_block = got = want;
+            kern::portable_impl().poly1305_blocks(want, msg.data(), n);
+            mulx_block_by_block(by_block, msg.data(), n);
+            mulx_run(got, msg.data(), n);
+            SCOPED_TRACE(testing::Message() << "n=" << n << " ones=" << ones << " max r=" << max_r
+                                            << " h=" << describe(h));
+            EXPECT_EQ(describe(want.h), describe(by_block.h));
+            EXPECT_EQ(describe(want.h), describe(got.h));
+            if (HasFailure()) return;
         }
     }
 }

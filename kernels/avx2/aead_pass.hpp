@@ -226,7 +226,8 @@ private:
     // `whole` blocks from mac, with nothing beside them: long runs take the
     // four-lane vector Poly1305, now that the vector units are free, in the
     // shape the CPU rule gives their count (poly1305_blocks_avx2: one
-    // accumulator for 20-31 blocks on Emerald Rapids, 20-23 on Zen 4).
+    // accumulator for 20-31 blocks on Emerald Rapids, 20-63 on Ice Lake-SP,
+    // 20-23 on Zen 4).
     STITCH_INLINE_AVX2_BMI2 void absorb_whole(size_t whole) {
         if (whole >= kVectorPolyMin) {
             mulx::store(st_.mac, acc_);

@@ -1,7 +1,8 @@
 // Poly1305 over whole blocks for the AVX2 set (Impl::poly1305_blocks): MULX
 // for runs shorter than avx2::kVectorPolyMin blocks, the four-lane vector
 // code (x86/poly1305_vector.hpp) from there; its one-accumulator form for
-// 20-23 blocks on Zen 4 and 20-31 on Emerald Rapids (avx2/tuning.hpp).
+// 20-23 blocks on Zen 4, 20-31 on Emerald Rapids and 20-63 on Ice Lake-SP
+// (avx2/tuning.hpp).
 // Buffering, padding and the final reduction stay in portable/poly1305.cpp,
 // shared by every kernel set.
 #include <immintrin.h>

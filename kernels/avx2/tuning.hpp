@@ -2,8 +2,9 @@
 // from where the batch's rounds keep their words (avx2/batch_rounds.hpp),
 // not from per-CPU tuning. Four choices differ by CPU, where a measurement
 // showed it at least 3% faster: where block 0 runs in seals, in short opens
-// and alone (Zen 4, Zen 5, Emerald Rapids), and the vector Poly1305's shape
-// from 20 blocks (Zen 4 to 23, Emerald Rapids to 31), below; the values
+// and alone (Zen 4, Zen 5, Emerald Rapids, Ice Lake-SP), and the vector
+// Poly1305's shape from 20 blocks (Zen 4 to 23, Emerald Rapids to 31, Ice
+// Lake-SP to 63), below; the values
 // here were measured where they say (docs/kernels.md, "The AVX2 set").
 #pragma once
 
@@ -45,9 +46,18 @@ inline constexpr size_t kVectorPolyMin = 20;
 // Zen 5, whose vector adds take two cycles, would make each step's wait
 // twice as long: not measured, so it keeps two accumulators, as do the
 // cores not measured.
+// Measured on Ice Lake-SP (Xeon, family 6 model 0x6A, December 2026,
+// AVX-512 hidden from both sides, the end forced through a test build in
+// turn over five to eight processes, medians of each process's speedup):
+// with two accumulators POLY1305 of 320-640 B ran 0.96-1.03x the default;
+// with the end at 32, 320-511 B 1.04-1.09x and 512-704 B still 0.97-1.00x;
+// at 48, 512-704 B 1.05-1.07x; at 64, 768 B 1.02-1.05x -> 1.04-1.13x
+// (TLS 1.3 seal of 768 B 1.19 -> 1.24x). Past 64 blocks the processes
+// disagreed, so its end is 64 there.
 inline constexpr size_t kOneAccumulatorMin = kVectorPolyMin;
 inline constexpr size_t kOneAccumulatorEndZen4 = 24;
 inline constexpr size_t kOneAccumulatorEndEmeraldRapids = 32;
+inline constexpr size_t kOneAccumulatorEndIceLakeServer = 64;
 
 // An open's first call (block 0 and text blocks whose ciphertext is then
 // absorbed with no rounds beside it) takes the text's blocks mod 8 when
@@ -91,10 +101,17 @@ inline constexpr size_t kOpenFirstMax = 4;
 // 0.98-1.01 idle and 1.02-1.09 busy (576-2112 B), and 1.02 at 960 B
 // either way (docs/benchmarks.md). Zen 4 and Zen 5 were measured in idle
 // phases only and keep it for every seal of eight text blocks or more.
+// Ice Lake-SP (Xeon, family 6 model 0x6A, December 2026) takes Emerald
+// Rapids' rule: through EVP (AVX-512 hidden from both sides, each way in
+// turn over five processes, medians) beside every seal, TLS 1.3 seals of
+// 512 B, 1 KiB, 2 KiB and 4 KiB went 1.08, 1.05, 1.04, 1.06x the default
+// -> 1.24, 1.17, 1.12, 1.11x and TLS 1.2 seals of 512 B and 1 KiB 0.98x ->
+// 1.17 and 1.11x, while 520, 576, 1088, 1100 and 1300 B went 3-9% slower
+// (1.26 -> 1.17x at 520 B).
 enum class KeyBeside : uint8_t {
     never,           // block 0 in lane 0 beside seven text blocks
     every_seal,      // every seal of at least eight text blocks (Zen 4, Zen 5)
-    saving_a_batch,  // only where the text's blocks are a multiple of eight (Emerald Rapids, the 0xA7 guest)
+    saving_a_batch,  // only where the text's blocks are a multiple of eight (Emerald Rapids, the 0xA7 guest, Ice Lake-SP)
 };
 
 // Whether a seal's first call of len bytes takes block 0 beside a batch:
@@ -117,6 +134,10 @@ inline constexpr uint32_t kEmeraldRapidsModel = 0xcf;  // Intel family 6
 // Intel family 6: Rocket Lake's model, which a KVM guest measured in
 // December 2026 reports with AMX (a Xeon; Granite Rapids by inference).
 inline constexpr uint32_t kXeonGuestA7Model = 0xa7;
+// Intel family 6: Ice Lake-SP (Xeon Scalable, 3rd generation), measured in
+// December 2026 on a KVM guest of 2 vCPUs. Ice Lake-D (0x6C) and the client
+// Ice Lake and Tiger Lake cores are not measured.
+inline constexpr uint32_t kIceLakeServerModel = 0x6a;
 
 // A block with nothing beside it (raw ChaCha20's single block, block 0 of a
 // record with no text, block 0 and the text of a short open) runs in
@@ -154,8 +175,14 @@ inline constexpr uint32_t kLoneBlockInGprFamily = 0x1a;
 // 0.91 with the host idle, 0.60-0.86 in its busy phases (inferred: a busy
 // SMT sibling); through EVP, opens of 129-192 B 1.74-1.92x -> 1.89-2.22x
 // the default (docs/benchmarks.md).
-// Sapphire Rapids and Alder/Raptor Lake's P-cores, the same core, were not
-// measured and keep the design's default.
+// Ice Lake-SP (Xeon, family 6 model 0x6A, December 2026) takes Emerald
+// Rapids' lanes: through EVP (AVX-512 hidden from both sides, each way in
+// turn over five processes, medians) TLS 1.3 opens of 80-192 B went
+// 1.50-1.71x the default beside -> 1.74-2.04x in lanes, first-call seals
+// of 80 and 128 B 1.50 and 1.56x -> 1.94 and 1.74x, TLS 1.2 opens of
+// 80-192 B 1.41-1.58x -> 1.63-1.84x; 64 B and 160-256 B seals level.
+// Sapphire Rapids and Alder/Raptor Lake's P-cores, the same core as
+// Emerald Rapids, were not measured and keep the design's default.
 
 // Opens of at most this many bytes with the MAC not keyed yet take the short
 // path (avx2/aead_short.hpp): the key block and the MAC beside one run of

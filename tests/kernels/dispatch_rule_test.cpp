@@ -40,7 +40,7 @@ constexpr Row kRows[] = {
     // Intel with AVX-512 and IFMA: as OpenSSL's default provider.
     {"Cannon Lake", CpuVendor::intel, 6, 0x66, kAvx2 | kAvx512 | kIfma, "avx512-ifma", false},
     {"Ice Lake client", CpuVendor::intel, 6, 0x7e, kAvx2 | kAvx512 | kIfma, "avx512-ifma", false},
-    {"Ice Lake server", CpuVendor::intel, 6, 0x6a, kAvx2 | kAvx512 | kIfma, "avx512-ifma", false},
+    {"Ice Lake server", CpuVendor::intel, 6, 0x6a, kAvx2 | kAvx512 | kIfma, "avx512-ifma", true},
     {"Ice Lake-D", CpuVendor::intel, 6, 0x6c, kAvx2 | kAvx512 | kIfma, "avx512-ifma", false},
     {"Tiger Lake", CpuVendor::intel, 6, 0x8c, kAvx2 | kAvx512 | kIfma, "avx512-ifma", false},
     {"Rocket Lake", CpuVendor::intel, 6, 0xa7, kAvx2 | kAvx512 | kIfma, "avx512-ifma", false},
@@ -63,6 +63,7 @@ constexpr Row kRows[] = {
     {"Xeon guest 0xA7 with AMX", CpuVendor::intel, 6, 0xa7, kAvx2 | kAvx512 | kIfma | kAmx, "avx512-ifma", true},
 };
 constexpr size_t kXeonGuestA7 = std::size(kRows) - 1;  // the last row
+constexpr size_t kIceLakeServer = 7;
 
 CpuFeatures features(const Row& r) {
     CpuFeatures f;
@@ -93,6 +94,9 @@ TEST(DispatchRule, IfmaZmmWidthPerCpu) {
     EXPECT_EQ(kern::avx512::ifma_zmm_min_blocks(features(kRows[12])), 48u);   // Emerald Rapids
     EXPECT_EQ(kern::avx512::ifma_zmm_min_blocks(features(kRows[17])), 192u);  // Zen 4
     EXPECT_EQ(kern::avx512::ifma_zmm_min_blocks(features(kRows[19])), 32u);   // Zen 5
+    EXPECT_EQ(kern::avx512::ifma_zmm_min_blocks(features(kRows[kIceLakeServer])), 48u);
+    EXPECT_EQ(kern::avx512::ifma_zmm_min_blocks(features(kRows[8])), 192u);   // Ice Lake-D: not measured
+    EXPECT_EQ(kern::avx512::ifma_zmm_min_blocks(features(kRows[6])), 192u);   // Ice Lake client: not measured
 }
 
 // Raw ChaCha20's batches in flight: two where a measured row says so (Zen
@@ -101,7 +105,8 @@ TEST(DispatchRule, ChaChaBatchesPerCpu) {
     EXPECT_TRUE(kern::avx512::chacha_two_batches(features(kRows[19])));    // Zen 5
     EXPECT_FALSE(kern::avx512::chacha_two_batches(features(kRows[17])));   // Zen 4
     EXPECT_FALSE(kern::avx512::chacha_two_batches(features(kRows[12])));   // Emerald Rapids
-    EXPECT_FALSE(kern::avx512::chacha_two_batches(features(kRows[7])));    // an unmeasured row
+    EXPECT_FALSE(kern::avx512::chacha_two_batches(features(kRows[kIceLakeServer])));  // measured slower
+    EXPECT_FALSE(kern::avx512::chacha_two_batches(features(kRows[8])));    // an unmeasured row
 }
 
 // The AVX-512 set's single raw ChaCha20 block in general registers on Zen 5
@@ -110,7 +115,8 @@ TEST(DispatchRule, Avx512LoneBlockInGprOnZen5Only) {
     EXPECT_TRUE(kern::avx512::lone_block_in_gpr(features(kRows[19])));    // Zen 5
     EXPECT_FALSE(kern::avx512::lone_block_in_gpr(features(kRows[17])));   // Zen 4
     EXPECT_FALSE(kern::avx512::lone_block_in_gpr(features(kRows[12])));   // Emerald Rapids
-    EXPECT_FALSE(kern::avx512::lone_block_in_gpr(features(kRows[7])));    // an unmeasured row
+    EXPECT_FALSE(kern::avx512::lone_block_in_gpr(features(kRows[kIceLakeServer])));  // measured slower
+    EXPECT_FALSE(kern::avx512::lone_block_in_gpr(features(kRows[8])));    // an unmeasured row
 }
 
 // The IFMA Poly1305's products in the carry round's order on Zen 5 only,
@@ -127,14 +133,17 @@ TEST(DispatchRule, Avx512IfmaCarryOrderOnZen5Only) {
 }
 
 // Five to twelve blocks of keystream as two or three zmm row sets on
-// Emerald Rapids and the 0xA7 guest with AMX only, where that was measured
-// faster; a word-per-register batch on every other row, Sapphire Rapids
-// (the same core as Emerald Rapids, unmeasured), Rocket Lake (0xA7 without
-// AMX) and an AMD part with Emerald Rapids' family and model included.
+// Emerald Rapids, the 0xA7 guest with AMX and Ice Lake-SP only, where that
+// was measured faster; a word-per-register batch on every other row,
+// Sapphire Rapids (the same core as Emerald Rapids, unmeasured), Ice Lake-D
+// and the client Ice Lake (unmeasured), Rocket Lake (0xA7 without AMX) and
+// an AMD part with Emerald Rapids' or Ice Lake-SP's family and model
+// included.
 TEST(DispatchRule, Avx512RowSetsOnEmeraldRapidsAndTheXeonGuestOnly) {
     for (const Row& row : kRows) {
         const std::string_view cpu = row.cpu;
-        const bool measured_faster = cpu == "Emerald Rapids" || cpu == "Xeon guest 0xA7 with AMX";
+        const bool measured_faster =
+            cpu == "Emerald Rapids" || cpu == "Xeon guest 0xA7 with AMX" || cpu == "Ice Lake server";
         EXPECT_EQ(kern::avx512::row_sets(features(row)), measured_faster) << row.cpu;
     }
     CpuFeatures other = features(kRows[12]);
@@ -145,6 +154,10 @@ TEST(DispatchRule, Avx512RowSetsOnEmeraldRapidsAndTheXeonGuestOnly) {
     EXPECT_FALSE(kern::avx512::row_sets(other));
     EXPECT_EQ(std::string_view(kern::avx512::evidence(other)).find("not measured"), 0u);
     EXPECT_EQ(kern::avx512::ifma_zmm_min_blocks(features(kRows[kXeonGuestA7])), 192u);  // not measured there
+    other = features(kRows[kIceLakeServer]);
+    other.vendor = CpuVendor::amd;
+    EXPECT_FALSE(kern::avx512::row_sets(other));
+    EXPECT_EQ(kern::avx512::ifma_zmm_min_blocks(other), 192u);
 }
 
 // The AVX2 seal's block 0 beside its first batch in general registers on
@@ -165,6 +178,10 @@ TEST(DispatchRule, Avx2KeyBesideBatchOnZen4Zen5EmeraldRapidsAndTheXeonGuestOnly)
     EXPECT_EQ(kern::avx2::key_beside_batch(features(kRows[13])), KeyBeside::never);  // Granite Rapids
     EXPECT_EQ(kern::avx2::key_beside_batch(features(kRows[kXeonGuestA7])), KeyBeside::saving_a_batch);
     EXPECT_EQ(kern::avx2::key_beside_batch(features(kRows[10])), KeyBeside::never);  // Rocket Lake: no AMX
+    EXPECT_EQ(kern::avx2::key_beside_batch(features(kRows[kIceLakeServer])), KeyBeside::saving_a_batch);
+    EXPECT_EQ(kern::avx2::key_beside_batch(features(kRows[8])), KeyBeside::never);  // Ice Lake-D
+    EXPECT_EQ(kern::avx2::key_beside_batch(features(kRows[6])), KeyBeside::never);  // Ice Lake client
+    EXPECT_EQ(kern::avx2::key_beside_batch(features(kRows[9])), KeyBeside::never);  // Tiger Lake
     CpuFeatures other = features(kRows[19]);
     other.vendor = CpuVendor::intel;  // family 0x1A from another vendor is not Zen 5
     EXPECT_EQ(kern::avx2::key_beside_batch(other), KeyBeside::never);
@@ -173,6 +190,9 @@ TEST(DispatchRule, Avx2KeyBesideBatchOnZen4Zen5EmeraldRapidsAndTheXeonGuestOnly)
     EXPECT_EQ(kern::avx2::key_beside_batch(other), KeyBeside::never);
     other = features(kRows[12]);
     other.vendor = CpuVendor::amd;  // model 0xCF of family 6 from AMD is not Emerald Rapids
+    EXPECT_EQ(kern::avx2::key_beside_batch(other), KeyBeside::never);
+    other = features(kRows[kIceLakeServer]);
+    other.vendor = CpuVendor::amd;  // nor model 0x6A Ice Lake-SP
     EXPECT_EQ(kern::avx2::key_beside_batch(other), KeyBeside::never);
     other = features(kRows[12]);
     other.family = 0x19;  // nor Intel's model 0xCF in another family
@@ -230,15 +250,17 @@ void expect_rule(bool (*rule)(const CpuFeatures&) noexcept, std::initializer_lis
 }
 
 // The vector Poly1305's one-accumulator form from kOneAccumulatorMin blocks
-// up to 24 on Zen 4 and 32 on Emerald Rapids and the 0xA7 guest with AMX,
-// where each was measured faster; no run of it elsewhere (Zen 5 and the rest
-// unmeasured, Sapphire Rapids, Granite Rapids and Rocket Lake included),
-// every row of the table checked.
+// up to 24 on Zen 4, 32 on Emerald Rapids and the 0xA7 guest with AMX and
+// 64 on Ice Lake-SP, where each was measured faster; no run of it elsewhere
+// (Zen 5 and the rest unmeasured, Sapphire Rapids, Granite Rapids, Rocket
+// Lake, Ice Lake-D and the client Ice Lake included), every row of the
+// table checked.
 TEST(DispatchRule, Avx2Poly1305OneAccumulatorEnds) {
     for (const Row& row : kRows) {
         const std::string_view cpu = row.cpu;
         const size_t want = cpu.starts_with("Zen 4")                                       ? 24
                             : cpu == "Emerald Rapids" || cpu == "Xeon guest 0xA7 with AMX" ? 32
+                            : cpu == "Ice Lake server"                                     ? 64
                                                                                            : 0;
         EXPECT_EQ(kern::avx2::poly1305_one_accumulator_end(features(row)), want) << row.cpu;
     }
@@ -254,6 +276,10 @@ TEST(DispatchRule, Avx2Poly1305OneAccumulatorEnds) {
     // Both ends past the start, or the CPUs named would get no run at all.
     EXPECT_GT(kern::avx2::kOneAccumulatorEndZen4, kern::avx2::kOneAccumulatorMin);
     EXPECT_GT(kern::avx2::kOneAccumulatorEndEmeraldRapids, kern::avx2::kOneAccumulatorMin);
+    EXPECT_GT(kern::avx2::kOneAccumulatorEndIceLakeServer, kern::avx2::kOneAccumulatorMin);
+    CpuFeatures amd_icl = features(kRows[kIceLakeServer]);
+    amd_icl.vendor = CpuVendor::amd;
+    EXPECT_EQ(kern::avx2::poly1305_one_accumulator_end(amd_icl), 0u) << "AMD with Ice Lake-SP's family and model";
 }
 
 // A block with nothing beside it in general registers on Zen 5 only (two-
@@ -263,15 +289,16 @@ TEST(DispatchRule, Avx2LoneBlockInGprOnZen5Only) {
 }
 
 // A 65-192 byte open's block 0 in the rows' lane 0, the MAC after the
-// rounds, on Emerald Rapids and the 0xA7 guest with AMX only, where that
-// was measured faster; in
+// rounds, on Emerald Rapids, the 0xA7 guest with AMX and Ice Lake-SP only,
+// where that was measured faster; in
 // general registers beside the rows on every other row of the table,
 // Sapphire Rapids (the same core, unmeasured) and an AMD part with Emerald
 // Rapids' family and model included.
 TEST(DispatchRule, Avx2ShortOpenKeyInLanesOnEmeraldRapidsAndTheXeonGuestOnly) {
     for (const Row& row : kRows) {
         const std::string_view cpu = row.cpu;
-        const bool measured_faster = cpu == "Emerald Rapids" || cpu == "Xeon guest 0xA7 with AMX";
+        const bool measured_faster =
+            cpu == "Emerald Rapids" || cpu == "Xeon guest 0xA7 with AMX" || cpu == "Ice Lake server";
         EXPECT_EQ(kern::avx2::short_record_key_in_gpr(features(row)), !measured_faster) << row.cpu;
     }
     CpuFeatures other = features(kRows[12]);

@@ -129,7 +129,8 @@ constexpr bool key_beside_takes(KeyBeside rule, size_t len) {
     return rule == KeyBeside::every_seal || blocks % 8 == 0;
 }
 
-inline constexpr uint32_t kKeyBesideBatchFamily = 0x1a;  // and Zen 4 (family 0x19, set.cpp)
+// AMD Zen 5; Zen 4 is three model ranges of family 0x19 (avx2/set.cpp's rows).
+inline constexpr uint32_t kZen5Family = 0x1a;
 inline constexpr uint32_t kEmeraldRapidsModel = 0xcf;  // Intel family 6
 // Intel family 6: Rocket Lake's model, which a KVM guest measured in
 // December 2026 reports with AMX (a Xeon; Granite Rapids by inference).
@@ -148,8 +149,7 @@ inline constexpr uint32_t kIceLakeServerModel = 0x6a;
 // Rapids, measured: 329 against 325, and raw ChaCha20's 64 B kernel call
 // 142 ns against 153 at best of ten processes; Zen 2/3, unmeasured) a row
 // pair is the quicker or level, as OpenSSL's default provider runs one
-// block in a vector register there.
-inline constexpr uint32_t kLoneBlockInGprFamily = 0x1a;
+// block in a vector register there (the Zen 5 row of avx2/set.cpp).
 
 // An open of 65-192 bytes (two or three text blocks) with the MAC not keyed
 // yet runs block 0 in general-purpose registers beside the text's one or

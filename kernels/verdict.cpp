@@ -8,7 +8,7 @@ namespace stitch::kern {
 uint8_t tag_verdict(AeadState& st, const uint8_t tag[kTagBytes]) noexcept {
     uint8_t computed[kTagBytes];
     aead_final(st, computed);
-    const uint8_t keep = ct_mask(ct_equal(computed, tag, kTagBytes));
+    const uint8_t keep = ct_mask(tag_equal(computed, tag));
     wipe(computed, sizeof(computed));
     return keep;
 }

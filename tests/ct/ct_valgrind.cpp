@@ -188,6 +188,16 @@ private:
                 expect(!public_verdict(ct_equal(a.data(), c.data(), len)), impl_label(impl_), "ct_equal differ", at);
             }
         }
+        // tag_equal, the compare tag_verdict makes, over each half of the tag.
+        Bytes a = secret_bytes(16), b = a;
+        expect(public_verdict(tag_equal(a.data(), b.data())), impl_label(impl_), "tag_equal equal", 16);
+        for (size_t at : {size_t(0), size_t(7), size_t(8), size_t(15)}) {
+            Bytes c = a;
+            declassify(&c[at], 1);
+            c[at] ^= 0x01;
+            secret(&c[at], 1);
+            expect(!public_verdict(tag_equal(a.data(), c.data())), impl_label(impl_), "tag_equal differ", at);
+        }
     }
 
     // Seal and open through aead_text over a split; seal matches portable.

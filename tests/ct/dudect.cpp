@@ -121,7 +121,6 @@ private:
 
 // Called through a volatile pointer so the compiler cannot specialise the
 // compare to the inputs it can see.
-__attribute__((noinline)) int call_ct_equal(const uint8_t* a, const uint8_t* b, size_t n) { return ct_equal(a, b, n); }
 __attribute__((noinline)) int call_tag_equal(const uint8_t* a, const uint8_t* b, size_t) { return tag_equal(a, b); }
 
 // The control: returns at the first difference, as memcmp may.
@@ -216,8 +215,6 @@ int main(int argc, char** argv) {
             rows.push_back({"refusal " + std::to_string(len) + " B", impl->name,
                             std::make_unique<Refusal>(*impl, len, rng)});
         }
-    for (size_t len : {16, 1024})
-        rows.push_back({"ct_equal " + std::to_string(len) + " B", "-", std::make_unique<Compare>(call_ct_equal, len, rng)});
     rows.push_back({"tag_equal 16 B", "-", std::make_unique<Compare>(call_tag_equal, 16, rng)});
     for (size_t len : {16, 1024})
         rows.push_back({"control: early-exit compare " + std::to_string(len) + " B", "-",

@@ -45,6 +45,13 @@ done
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 [ "$(basename "$a")" != "$(basename "$b")" ] || { echo "bench-compilers.sh: the two trees need different names" >&2; exit 2; }
+if [ "$modules" = 1 ]; then
+    for tree in "$a" "$b"; do
+        [ -f "$tree/provider/stitch.so" ] || { echo "bench-compilers.sh: no $tree/provider/stitch.so (build the stitch target there)" >&2; exit 2; }
+    done
+    [ -x "$a/bench/stitch_bench" ] || { echo "bench-compilers.sh: no $a/bench/stitch_bench (build the stitch_bench target there)" >&2; exit 2; }
+    [ "$impls" = avx2 ] || echo "bench-compilers.sh: --impls is the kernel table's; --modules times the set dispatch chooses" >&2
+fi
 for ((i = 0; i < runs; ++i)); do
     for tree in "$a" "$b"; do
         tag=$(basename "$tree")
